@@ -1,0 +1,72 @@
+//! # Errors
+//!
+//! One error type for the whole crate. Every variant carries the context a user needs to find
+//! the offending input: the parameter's name, the value seen and what was expected.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in `lieode`.
+///
+/// Bad input never panics: constructors, builders and fallible maps return this type.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter is outside its valid range.
+    #[error("invalid parameter `{name}` = {value}: expected {expected}")]
+    InvalidParameter {
+        /// Name of the parameter as it appears in the API.
+        name: &'static str,
+        /// The value that was passed, formatted.
+        value: String,
+        /// What a valid value looks like.
+        expected: String,
+    },
+    /// An input contains NaN or an infinity.
+    #[error("`{name}` has a non-finite entry")]
+    NonFinite {
+        /// Name of the input.
+        name: &'static str,
+    },
+    /// Data that should represent a group element does not satisfy the group's constraint
+    /// (a non-unit quaternion, a non-orthogonal matrix, a matrix with non-positive determinant).
+    #[error("`{name}` is not an element of {group}: {constraint} violated by {deviation:e} (tolerance {tolerance:e})")]
+    NotOnGroup {
+        /// The group the element was meant for.
+        group: &'static str,
+        /// Name of the input.
+        name: &'static str,
+        /// The constraint that failed, e.g. `|q| = 1`.
+        constraint: &'static str,
+        /// How far the data is from satisfying it.
+        deviation: f64,
+        /// The tolerance that was allowed.
+        tolerance: f64,
+    },
+    /// The (principal) matrix logarithm does not exist as a real matrix, or could not be computed.
+    #[error("no real principal logarithm in {group}: {reason}")]
+    NoRealLogarithm {
+        /// The group whose logarithm was requested.
+        group: &'static str,
+        /// Why: non-positive determinant, eigenvalues on the closed negative real axis, …
+        reason: String,
+    },
+    /// A coordinate map (e.g. the inverse Cayley map) is not defined at the given element.
+    #[error("the {map} map is not defined here: {reason}")]
+    CoordinateMapUndefined {
+        /// The coordinate map, e.g. `inverse Cayley`.
+        map: &'static str,
+        /// Why it is not defined.
+        reason: String,
+    },
+    /// An iteration or series did not converge within its limit.
+    #[error("{context} did not converge within {iterations} iterations")]
+    NonConvergence {
+        /// What was being iterated.
+        context: String,
+        /// How many iterations were made.
+        iterations: usize,
+    },
+}
+
+/// The crate's result type.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,120 @@
+//! # Coordinate maps 𝔤 → G
+//!
+//! A coordinate map `φ: 𝔤 → G` with `φ(0) = e` and `dφ₀ = id` lets an integrator work in a
+//! vector space: `y = φ(θ) · y₀`. The exponential is one choice; the Cayley map
+//! `cay(A) = (I − A/2)⁻¹ (I + A/2)` is a cheaper, rational one for quadratic groups such as
+//! SO(n), and is the map of the Austin–Krishnaprasad–Wang rigid-body scheme.
+//!
+//! Each map comes with its left-trivialised differential `dφ_ξ(v)`, defined by
+//! `d/ds φ(ξ + s v)|₀ = dφ_ξ(v) · φ(ξ)`, and that differential's inverse:
+//! - exponential: [`LieGroup::dexp`] and [`LieGroup::dexp_inv`];
+//! - Cayley: `dcay_A(V) = (I − A/2)⁻¹ V (I + A/2)⁻¹` and `dcay⁻¹_A(W) = (I − A/2) W (I + A/2)`;
+//!   on so(3) in vector form `cay(a) = I + 4/(4 + |a|²) (â + â²/2)`,
+//!   `dcay_a(v) = (v + ½ a×v)/(1 + |a|²/4)`, `dcay⁻¹_a(w) = w − ½ a×w + ¼ (a·w) a`, and
+//!   `cay⁻¹(R) = 4 vee(R)/(1 + tr R)`, where `vee(R)` is the axial vector of the skew part
+//!   (undefined for rotations by π).
+//!
+//! # References
+//! - E. Hairer, C. Lubich, G. Wanner, *Geometric Numerical Integration*, §IV.8.3 (Cayley
+//!   transform and its derivative).
+//! - D. Austin, P. Krishnaprasad, L.-S. Wang, *Almost Poisson integration of rigid body
+//!   systems*, J. Comput. Phys. 107 (1993); Krysl (2007) §3.8.
+
+use nalgebra::Matrix3;
+
+use super::so3::{So3, So3Algebra, hat, vee};
+use super::{LieGroup, Real, real};
+use crate::error::{Error, Result};
+
+/// A coordinate map `φ: 𝔤 → G` with its inverse and left-trivialised differentials.
+pub trait CoordinateMap<G: LieGroup> {
+    /// The name of the map, for messages.
+    const NAME: &'static str;
+    /// `φ(ξ)`.
+    fn map(xi: &G::Algebra) -> G;
+    /// `φ⁻¹(g)`.
+    ///
+    /// # Errors
+    /// [`Error::CoordinateMapUndefined`] where the inverse does not exist, or the group's own
+    /// logarithm error.
+    fn inverse(g: &G) -> Result<G::Algebra>;
+    /// `dφ_ξ(v)`, with `d/ds φ(ξ + s v)|₀ = dφ_ξ(v) · φ(ξ)`.
+    fn differential(xi: &G::Algebra, v: &G::Algebra) -> G::Algebra;
+    /// `dφ_ξ⁻¹(w)`.
+    fn differential_inverse(xi: &G::Algebra, w: &G::Algebra) -> G::Algebra;
+}
+
+/// The exponential map, for any group.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExponentialMap;
+
+impl<G: LieGroup> CoordinateMap<G> for ExponentialMap {
+    const NAME: &'static str = "exponential";
+    fn map(xi: &G::Algebra) -> G {
+        G::exp(xi)
+    }
+    fn inverse(g: &G) -> Result<G::Algebra> {
+        g.log()
+    }
+    fn differential(xi: &G::Algebra, v: &G::Algebra) -> G::Algebra {
+        G::dexp(xi, v)
+    }
+    fn differential_inverse(xi: &G::Algebra, w: &G::Algebra) -> G::Algebra {
+        G::dexp_inv(xi, w)
+    }
+}
+
+/// The Cayley map `cay(A) = (I − A/2)⁻¹ (I + A/2)`.
+///
+/// # Examples
+/// ```
+/// use lieode::lie::coordinates::{CayleyMap, CoordinateMap};
+/// use lieode::lie::so3::{So3, So3Algebra};
+/// use nalgebra::Vector3;
+/// let a = So3Algebra::new(Vector3::new(0.2, -0.4, 1.0));
+/// let r: So3 = CayleyMap::map(&a);
+/// let back = <CayleyMap as CoordinateMap<So3>>::inverse(&r).unwrap();
+/// assert!((back.0 - a.0).norm() < 1e-15);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CayleyMap;
+
+/// Below this value of `1 + tr R` (rotation angle within ≈ 1e-4 of π) the inverse Cayley map
+/// of a rotation is reported undefined: its value `2 tan(θ/2)` would exceed ≈ 4·10⁴.
+pub const CAYLEY_INVERSE_MIN_DENOMINATOR: f64 = 1e-8;
+
+impl<T: Real> CoordinateMap<So3<T>> for CayleyMap {
+    const NAME: &'static str = "Cayley";
+    /// `cay(a) = I + 4/(4 + |a|²) (â + â²/2)`.
+    fn map(xi: &So3Algebra<T>) -> So3<T> {
+        let a = hat(&xi.0);
+        let f = real::<T>(4.0) / (real::<T>(4.0) + xi.0.norm_squared());
+        So3::from_matrix_unchecked(Matrix3::identity() + (a + a * a * real::<T>(0.5)) * f)
+    }
+    /// `cay⁻¹(R) = 4 vee(R)/(1 + tr R)`.
+    fn inverse(g: &So3<T>) -> Result<So3Algebra<T>> {
+        let m = g.matrix();
+        let denominator = T::one() + m.trace();
+        if denominator < real(CAYLEY_INVERSE_MIN_DENOMINATOR) {
+            return Err(Error::CoordinateMapUndefined {
+                map: "inverse Cayley",
+                reason: format!(
+                    "1 + tr R = {:e}: the rotation angle is (within 1e-4 of) π",
+                    super::to_f64(denominator)
+                ),
+            });
+        }
+        Ok(So3Algebra(vee(m) * (real::<T>(4.0) / denominator)))
+    }
+    /// `dcay_a(v) = (v + ½ a×v)/(1 + |a|²/4)`.
+    fn differential(xi: &So3Algebra<T>, v: &So3Algebra<T>) -> So3Algebra<T> {
+        let a = &xi.0;
+        let scale = T::one() / (T::one() + a.norm_squared() * real(0.25));
+        So3Algebra((v.0 + a.cross(&v.0) * real::<T>(0.5)) * scale)
+    }
+    /// `dcay⁻¹_a(w) = w − ½ a×w + ¼ (a·w) a`.
+    fn differential_inverse(xi: &So3Algebra<T>, w: &So3Algebra<T>) -> So3Algebra<T> {
+        let a = &xi.0;
+        So3Algebra(w.0 - a.cross(&w.0) * real::<T>(0.5) + a * (a.dot(&w.0) * real(0.25)))
+    }
+}
