@@ -29,7 +29,9 @@ pub enum Error {
     },
     /// Data that should represent a group element does not satisfy the group's constraint
     /// (a non-unit quaternion, a non-orthogonal matrix, a matrix with non-positive determinant).
-    #[error("`{name}` is not an element of {group}: {constraint} violated by {deviation:e} (tolerance {tolerance:e})")]
+    #[error(
+        "`{name}` is not an element of {group}: {constraint} violated by {deviation:e} (tolerance {tolerance:e})"
+    )]
     NotOnGroup {
         /// The group the element was meant for.
         group: &'static str,
@@ -65,6 +67,14 @@ pub enum Error {
         context: String,
         /// How many iterations were made.
         iterations: usize,
+    },
+    /// Reading or writing a file failed.
+    #[error("cannot write `{path}`: {message}")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// The operating system's message.
+        message: String,
     },
 }
 

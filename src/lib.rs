@@ -4,9 +4,19 @@
 //! quaternions, matrix groups and their products — built on an exact, scalar-generic Lie-group
 //! layer ([`lie`]). See `docs/notation.md` for the conventions every module follows.
 #![deny(missing_docs)]
-#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(
+    not(test),
+    warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod error;
 pub mod lie;
+pub mod output;
+pub mod tour;
 
 pub use error::{Error, Result};
+
+/// The README's quick start, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -7,7 +7,9 @@ use common::{directions, rotation_vectors};
 use lieode::Error;
 use lieode::lie::action::{GroupAction, UnitSphere};
 use lieode::lie::coordinates::{CayleyMap, CoordinateMap, ExponentialMap};
-use lieode::lie::series::{BERNOULLI_OVER_FACTORIAL, dexp_inv_coefficient, reduced_series_coefficients};
+use lieode::lie::series::{
+    BERNOULLI_OVER_FACTORIAL, dexp_inv_coefficient, reduced_series_coefficients,
+};
 use lieode::lie::so3::{So3, So3Algebra, hat, vee};
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::lie::{LieAlgebra, LieGroup};
@@ -80,7 +82,10 @@ fn quaternion_dexp_inv_is_boyles_generator_equation() {
         for omega in directions() {
             let ours = UnitQuat::dexp_inv(&Su2Algebra::new(r), &Su2Algebra::new(omega * 0.5)).0;
             let boyle = boyle_generator_rate(&r, &omega);
-            assert!((ours - boyle).norm() < 1e-14 * (1.0 + boyle.norm()), "r = {r:?}");
+            assert!(
+                (ours - boyle).norm() < 1e-14 * (1.0 + boyle.norm()),
+                "r = {r:?}"
+            );
         }
     }
 }
@@ -94,14 +99,17 @@ fn boyles_closed_powers_of_ad_on_su2() {
     let pq = p.bracket(&q);
     let ppq = p.bracket(&pq);
     let mut power = q;
-    for k in 1..12 {
+    for k in 1..12_i32 {
         power = p.bracket(&power);
         let closed = if k % 2 == 1 {
-            pq.scale((-1f64).powi((k as i32 - 1) / 2) * two_p.powi(k as i32 - 1))
+            pq.scale((-1f64).powi((k - 1) / 2) * two_p.powi(k - 1))
         } else {
-            ppq.scale((-1f64).powi((k as i32 - 2) / 2) * two_p.powi(k as i32 - 2))
+            ppq.scale((-1f64).powi((k - 2) / 2) * two_p.powi(k - 2))
         };
-        assert!((power.0 - closed.0).norm() < 1e-15 * (1.0 + closed.norm()), "k = {k}");
+        assert!(
+            (power.0 - closed.0).norm() < 1e-15 * (1.0 + closed.norm()),
+            "k = {k}"
+        );
     }
 }
 
@@ -109,12 +117,20 @@ fn boyles_closed_powers_of_ad_on_su2() {
 fn exact_summation_reproduces_the_closed_forms() {
     for theta in [1e-6, 0.3, 1.0, 2.0, 2.9, PI] {
         // so(3): ad³ = −θ² ad.
-        let beta = reduced_series_coefficients(|j| BERNOULLI_OVER_FACTORIAL[j], [0.0, -theta * theta, 0.0], 1e-16)
-            .unwrap();
+        let beta = reduced_series_coefficients(
+            |j| BERNOULLI_OVER_FACTORIAL[j],
+            [0.0, -theta * theta, 0.0],
+            1e-16,
+        )
+        .unwrap();
         assert!((beta[0] - 1.0).abs() < 1e-15);
         assert!((beta[1] + 0.5).abs() < 1e-15);
         let c = dexp_inv_coefficient(theta * theta);
-        assert!((beta[2] - c).abs() < 1e-13 * c, "θ = {theta}: {} vs {c}", beta[2]);
+        assert!(
+            (beta[2] - c).abs() < 1e-13 * c,
+            "θ = {theta}: {} vs {c}",
+            beta[2]
+        );
         // su(2) at half angle p: ad³ = −(2|p|)² ad, and Σ β_k ad^k v equals the closed dexp⁻¹.
         let p = Su2Algebra::new(Vector3::new(0.6, -0.8, 0.0) * (theta / 2.0));
         let v = Su2Algebra::new(Vector3::new(0.1, 0.2, 0.3));
@@ -135,7 +151,11 @@ fn exact_summation_reproduces_the_closed_forms() {
 
 #[test]
 fn so3_log_at_pi_returns_a_valid_axis() {
-    for axis in [Vector3::x(), Vector3::new(1.0, -2.0, 0.5).normalize(), Vector3::new(0.0, 0.6, 0.8)] {
+    for axis in [
+        Vector3::x(),
+        Vector3::new(1.0, -2.0, 0.5).normalize(),
+        Vector3::new(0.0, 0.6, 0.8),
+    ] {
         let r = So3::exp(&So3Algebra::new(axis * PI));
         let log = r.log().unwrap();
         assert!((log.norm() - PI).abs() < 1e-15 * 8.0);
@@ -150,13 +170,34 @@ fn so3_log_at_pi_returns_a_valid_axis() {
 }
 
 #[test]
+fn generic_matrix_log_near_pi_is_less_accurate_than_the_closed_form() {
+    use lieode::lie::matrix_group::{SoN, SoNAlgebra};
+    let axis = Vector3::new(0.0, 0.6, -0.8);
+    for (gap, generic_bound) in [(1e-2, 1e-13), (1e-4, 1e-11), (1e-6, 1e-9)] {
+        let omega = axis * (PI - gap);
+        let closed = So3::exp(&So3Algebra::new(omega)).log().unwrap().0;
+        let generic = SoN::<f64, 3>::exp(&SoNAlgebra::from_coords(&omega))
+            .log()
+            .unwrap()
+            .to_coords();
+        assert!(
+            (closed - omega).norm() < 1e-15 * 8.0,
+            "So3 log at π − {gap:e}"
+        );
+        let err = (generic - omega).norm();
+        assert!(err < generic_bound, "SO(n) log at π − {gap:e}: {err:e}");
+    }
+}
+
+#[test]
 fn cayley_map_on_so3() {
     for a in rotation_vectors() {
         let alg = So3Algebra::new(a);
         let r: So3 = CayleyMap::map(&alg);
         // Orthogonal, and equal to (I − A/2)⁻¹(I + A/2).
         let m = hat(&a);
-        let reference = (Matrix3::identity() - m * 0.5).try_inverse().unwrap() * (Matrix3::identity() + m * 0.5);
+        let reference = (Matrix3::identity() - m * 0.5).try_inverse().unwrap()
+            * (Matrix3::identity() + m * 0.5);
         assert!((r.matrix() - reference).norm() < 1e-14);
         assert!((r.matrix().transpose() * r.matrix() - Matrix3::identity()).norm() < 1e-14);
         let back = <CayleyMap as CoordinateMap<So3>>::inverse(&r).unwrap();
@@ -167,15 +208,48 @@ fn cayley_map_on_so3() {
             let round = <CayleyMap as CoordinateMap<So3>>::differential_inverse(&alg, &d);
             assert!((round.0 - v.0).norm() < 1e-14);
             // Against num-dual: d/ds cay(a + s v) cay(a)⁻¹ = dcay_a(v)^.
-            let moving: So3<Dual64> = CayleyMap::map(&So3Algebra::new(Vector3::from_fn(|i, _| Dual64::new(a[i], v.0[i]))));
+            let moving: So3<Dual64> = CayleyMap::map(&So3Algebra::new(Vector3::from_fn(|i, _| {
+                Dual64::new(a[i], v.0[i])
+            })));
             let derivative = moving.matrix().map(|x| x.eps) * r.matrix().transpose();
             assert!((vee(&derivative) - d.0).norm() < 1e-14 * (1.0 + d.0.norm()));
             assert!((derivative + derivative.transpose()).norm() < 1e-13);
         }
     }
+    // The matrix-group Cayley map agrees with the so(3) closed forms.
+    {
+        use lieode::lie::matrix_group::{SoN, SoNAlgebra};
+        let a = Vector3::new(0.3, -1.2, 0.8);
+        let v = Vector3::new(1.0, 0.5, -0.25);
+        let (an, vn) = (
+            SoNAlgebra::<f64, 3>::from_coords(&a),
+            SoNAlgebra::<f64, 3>::from_coords(&v),
+        );
+        let (a3, v3) = (So3Algebra::new(a), So3Algebra::new(v));
+        let gn: SoN<f64, 3> = CayleyMap::map(&an);
+        let g3: So3 = CayleyMap::map(&a3);
+        assert!((gn.matrix() - g3.matrix()).norm() < 1e-15 * 8.0);
+        let dn = <CayleyMap as CoordinateMap<SoN<f64, 3>>>::differential(&an, &vn).to_coords();
+        let d3 = <CayleyMap as CoordinateMap<So3>>::differential(&a3, &v3).0;
+        assert!((dn - d3).norm() < 1e-15 * 8.0);
+        let dn =
+            <CayleyMap as CoordinateMap<SoN<f64, 3>>>::differential_inverse(&an, &vn).to_coords();
+        let d3 = <CayleyMap as CoordinateMap<So3>>::differential_inverse(&a3, &v3).0;
+        assert!((dn - d3).norm() < 1e-15 * 8.0);
+        let back = <CayleyMap as CoordinateMap<SoN<f64, 3>>>::inverse(&gn)
+            .unwrap()
+            .to_coords();
+        assert!((back - a).norm() < 1e-14);
+    }
     let half_turn = So3::exp(&So3Algebra::new(Vector3::new(0.0, PI, 0.0)));
     let err = <CayleyMap as CoordinateMap<So3>>::inverse(&half_turn).unwrap_err();
-    assert!(matches!(err, Error::CoordinateMapUndefined { map: "inverse Cayley", .. }));
+    assert!(matches!(
+        err,
+        Error::CoordinateMapUndefined {
+            map: "inverse Cayley",
+            ..
+        }
+    ));
     assert!(err.to_string().contains("π"), "{err}");
 }
 
@@ -185,9 +259,18 @@ fn exponential_coordinate_map_is_exp() {
     let v = So3Algebra::new(Vector3::new(1.0, 2.0, 3.0));
     let g: So3 = ExponentialMap::map(&xi);
     assert_eq!(g, So3::exp(&xi));
-    assert_eq!(<ExponentialMap as CoordinateMap<So3>>::differential(&xi, &v), So3::dexp(&xi, &v));
-    assert_eq!(<ExponentialMap as CoordinateMap<So3>>::differential_inverse(&xi, &v), So3::dexp_inv(&xi, &v));
-    assert_eq!(<ExponentialMap as CoordinateMap<So3>>::inverse(&g).unwrap(), g.log().unwrap());
+    assert_eq!(
+        <ExponentialMap as CoordinateMap<So3>>::differential(&xi, &v),
+        So3::dexp(&xi, &v)
+    );
+    assert_eq!(
+        <ExponentialMap as CoordinateMap<So3>>::differential_inverse(&xi, &v),
+        So3::dexp_inv(&xi, &v)
+    );
+    assert_eq!(
+        <ExponentialMap as CoordinateMap<So3>>::inverse(&g).unwrap(),
+        g.log().unwrap()
+    );
 }
 
 #[test]
@@ -226,34 +309,81 @@ fn bad_input_gives_named_errors() {
     let mut m = Matrix3::identity();
     m[(0, 1)] = 1e-3;
     let err = So3::from_matrix(m).unwrap_err();
-    assert!(matches!(err, Error::NotOnGroup { group: "SO(3)", name: "m", constraint: "mᵀm = I", .. }));
-    assert!(err.to_string().contains("`m` is not an element of SO(3)"), "{err}");
+    assert!(matches!(
+        err,
+        Error::NotOnGroup {
+            group: "SO(3)",
+            name: "m",
+            constraint: "mᵀm = I",
+            ..
+        }
+    ));
+    assert!(
+        err.to_string().contains("`m` is not an element of SO(3)"),
+        "{err}"
+    );
     // A reflection.
     let err = So3::from_matrix(Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, -1.0))).unwrap_err();
-    assert!(matches!(err, Error::NotOnGroup { constraint: "det m = +1", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::NotOnGroup {
+                constraint: "det m = +1",
+                ..
+            }
+        ),
+        "{err}"
+    );
     // Non-finite entries.
     m[(2, 2)] = f64::NAN;
-    assert_eq!(So3::from_matrix(m).unwrap_err(), Error::NonFinite { name: "m" });
     assert_eq!(
-        So3::from_axis_angle(&Vector3::zeros(), 1.0).unwrap_err().to_string(),
+        So3::from_matrix(m).unwrap_err(),
+        Error::NonFinite { name: "m" }
+    );
+    assert_eq!(
+        So3::from_axis_angle(&Vector3::zeros(), 1.0)
+            .unwrap_err()
+            .to_string(),
         "invalid parameter `axis` = 0: expected a non-zero vector"
     );
     assert!(So3::from_matrix_with_tolerance(Matrix3::<f64>::identity(), -1.0).is_err());
     // Non-unit quaternion.
     let err = UnitQuat::new(1.0, 1.0, 0.0, 0.0).unwrap_err();
-    assert!(matches!(err, Error::NotOnGroup { group: "SU(2)", name: "q", constraint: "|q| = 1", .. }));
-    assert!(err.to_string().contains("|q| = 1 violated by 4.14"), "{err}");
-    assert_eq!(UnitQuat::new(f64::INFINITY, 0.0, 0.0, 0.0).unwrap_err(), Error::NonFinite { name: "q" });
+    assert!(matches!(
+        err,
+        Error::NotOnGroup {
+            group: "SU(2)",
+            name: "q",
+            constraint: "|q| = 1",
+            ..
+        }
+    ));
+    assert!(
+        err.to_string().contains("|q| = 1 violated by 4.14"),
+        "{err}"
+    );
+    assert_eq!(
+        UnitQuat::new(f64::INFINITY, 0.0, 0.0, 0.0).unwrap_err(),
+        Error::NonFinite { name: "q" }
+    );
     assert!(matches!(
         UnitQuat::from_quaternion_normalized(Quaternion::new(0.0, 0.0, 0.0, 0.0)),
         Err(Error::InvalidParameter { name: "q", .. })
     ));
-    let q = UnitQuat::from_quaternion_normalized(Quaternion::<f64>::new(1.0, 2.0, 3.0, 4.0)).unwrap();
+    let q =
+        UnitQuat::from_quaternion_normalized(Quaternion::<f64>::new(1.0, 2.0, 3.0, 4.0)).unwrap();
     assert!((q.quaternion().norm() - 1.0).abs() < 1e-15);
     // Off-sphere point.
     assert!(matches!(
         UnitSphere::new(Vector3::new(1.0, 1.0, 0.0)),
-        Err(Error::NotOnGroup { group: "S²", name: "x", .. })
+        Err(Error::NotOnGroup {
+            group: "S²",
+            name: "x",
+            ..
+        })
     ));
-    assert!(matches!(UnitSphere::new(Vector3::new(f64::NAN, 0.0, 0.0)), Err(Error::NonFinite { name: "x" })));
+    assert!(matches!(
+        UnitSphere::new(Vector3::new(f64::NAN, 0.0, 0.0)),
+        Err(Error::NonFinite { name: "x" })
+    ));
 }

@@ -20,8 +20,10 @@
 //! - D. Austin, P. Krishnaprasad, L.-S. Wang, *Almost Poisson integration of rigid body
 //!   systems*, J. Comput. Phys. 107 (1993); Krysl (2007) §3.8.
 
-use nalgebra::Matrix3;
+use nalgebra::{Matrix3, SMatrix};
 
+use super::matrix_functions::{cayley, cayley_inverse, dcay, dcay_inv};
+use super::matrix_group::{MatrixKind, Orthogonal, SoN, SoNAlgebra};
 use super::so3::{So3, So3Algebra, hat, vee};
 use super::{LieGroup, Real, real};
 use crate::error::{Error, Result};
@@ -117,4 +119,33 @@ impl<T: Real> CoordinateMap<So3<T>> for CayleyMap {
         let a = &xi.0;
         So3Algebra(w.0 - a.cross(&w.0) * real::<T>(0.5) + a * (a.dot(&w.0) * real(0.25)))
     }
+}
+
+/// The Cayley map on SO(n) as a matrix group (any supported `n`). On skew-symmetric `A` the
+/// factor `I − A/2` is always invertible, so `map` only fails (returning a non-finite element)
+/// for non-finite input; the inverse fails for rotations with an eigenvalue −1.
+impl<T: Real, const N: usize> CoordinateMap<SoN<T, N>> for CayleyMap
+where
+    Orthogonal: MatrixKind<N>,
+{
+    const NAME: &'static str = "Cayley";
+    fn map(xi: &SoNAlgebra<T, N>) -> SoN<T, N> {
+        let m = cayley(xi.matrix()).unwrap_or_else(|_| non_finite());
+        SoN::from_matrix_unchecked(m)
+    }
+    fn inverse(g: &SoN<T, N>) -> Result<SoNAlgebra<T, N>> {
+        Ok(SoNAlgebra::project(&cayley_inverse(g.matrix())?))
+    }
+    fn differential(xi: &SoNAlgebra<T, N>, v: &SoNAlgebra<T, N>) -> SoNAlgebra<T, N> {
+        let m = dcay(xi.matrix(), v.matrix()).unwrap_or_else(|_| non_finite());
+        SoNAlgebra::project(&m)
+    }
+    fn differential_inverse(xi: &SoNAlgebra<T, N>, w: &SoNAlgebra<T, N>) -> SoNAlgebra<T, N> {
+        SoNAlgebra::project(&dcay_inv(xi.matrix(), w.matrix()))
+    }
+}
+
+/// A matrix of NaNs, the documented result of a map evaluated outside its domain.
+fn non_finite<T: Real, const N: usize>() -> SMatrix<T, N, N> {
+    SMatrix::from_element(T::zero() / T::zero())
 }

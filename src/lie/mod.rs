@@ -34,7 +34,6 @@ pub mod unit_quaternion;
 use core::fmt::Debug;
 use nalgebra::{DefaultAllocator, DimName, OVector, RealField, allocator::Allocator};
 
-
 use crate::error::Result;
 pub use series::Truncation;
 

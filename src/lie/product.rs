@@ -8,7 +8,9 @@
 //! # References
 //! - A. Iserles et al., *Lie-group methods*, Acta Numerica 9 (2000), §2.
 
-use nalgebra::{ComplexField, DefaultAllocator, DimNameAdd, DimNameSum, OVector, allocator::Allocator};
+use nalgebra::{
+    ComplexField, DefaultAllocator, DimNameAdd, DimNameSum, OVector, allocator::Allocator,
+};
 
 use super::{LieAlgebra, LieGroup};
 use crate::error::Result;

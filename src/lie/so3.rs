@@ -267,7 +267,8 @@ impl<T: Real> LieGroup for So3<T> {
                 k = i;
             }
         }
-        let mut n: Vector3<T> = sym.column(k).into_owned() / (sym[(k, k)] * (T::one() - cos)).sqrt();
+        let mut n: Vector3<T> =
+            sym.column(k).into_owned() / (sym[(k, k)] * (T::one() - cos)).sqrt();
         if n.dot(&w) < T::zero() {
             n = -n;
         }

@@ -279,7 +279,9 @@ impl<T: Real> LieGroup for UnitQuat<T> {
     }
     /// The Hamilton product.
     fn compose(&self, other: &Self) -> Self {
-        Self { q: self.q * other.q }
+        Self {
+            q: self.q * other.q,
+        }
     }
     /// The conjugate.
     fn inverse(&self) -> Self {

@@ -79,9 +79,7 @@ pub fn rotation_vectors() -> Vec<Vector3<f64>> {
     rotation_angles()
         .iter()
         .enumerate()
-        .flat_map(|(i, &a)| {
-            [axes[i % axes.len()] * a, axes[(i + 3) % axes.len()] * a]
-        })
+        .flat_map(|(i, &a)| [axes[i % axes.len()] * a, axes[(i + 3) % axes.len()] * a])
         .collect()
 }
 
