@@ -20,9 +20,9 @@
 //! - D. Austin, P. Krishnaprasad, L.-S. Wang, *Almost Poisson integration of rigid body
 //!   systems*, J. Comput. Phys. 107 (1993); Krysl (2007) §3.8.
 
-use nalgebra::{Matrix3, SMatrix};
+use nalgebra::Matrix3;
 
-use super::matrix_functions::{cayley, cayley_inverse, dcay, dcay_inv};
+use super::matrix_functions::{cayley, cayley_inverse, dcay, dcay_inv, nan_matrix};
 use super::matrix_group::{MatrixKind, Orthogonal, SoN, SoNAlgebra};
 use super::so3::{So3, So3Algebra, hat, vee};
 use super::{LieGroup, Real, real};
@@ -130,22 +130,17 @@ where
 {
     const NAME: &'static str = "Cayley";
     fn map(xi: &SoNAlgebra<T, N>) -> SoN<T, N> {
-        let m = cayley(xi.matrix()).unwrap_or_else(|_| non_finite());
+        let m = cayley(xi.matrix()).unwrap_or_else(|_| nan_matrix());
         SoN::from_matrix_unchecked(m)
     }
     fn inverse(g: &SoN<T, N>) -> Result<SoNAlgebra<T, N>> {
         Ok(SoNAlgebra::project(&cayley_inverse(g.matrix())?))
     }
     fn differential(xi: &SoNAlgebra<T, N>, v: &SoNAlgebra<T, N>) -> SoNAlgebra<T, N> {
-        let m = dcay(xi.matrix(), v.matrix()).unwrap_or_else(|_| non_finite());
+        let m = dcay(xi.matrix(), v.matrix()).unwrap_or_else(|_| nan_matrix());
         SoNAlgebra::project(&m)
     }
     fn differential_inverse(xi: &SoNAlgebra<T, N>, w: &SoNAlgebra<T, N>) -> SoNAlgebra<T, N> {
         SoNAlgebra::project(&dcay_inv(xi.matrix(), w.matrix()))
     }
-}
-
-/// A matrix of NaNs, the documented result of a map evaluated outside its domain.
-fn non_finite<T: Real, const N: usize>() -> SMatrix<T, N, N> {
-    SMatrix::from_element(T::zero() / T::zero())
 }

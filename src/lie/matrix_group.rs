@@ -631,13 +631,7 @@ impl<T: Real, const N: usize, K: MatrixKind<N>> MatrixGroup<T, N, K> {
     /// [`Error::InvalidParameter`] for a negative or non-finite tolerance, otherwise as
     /// [`MatrixGroup::from_matrix`].
     pub fn from_matrix_with_tolerance(m: SMatrix<T, N, N>, tolerance: f64) -> Result<Self> {
-        if !(tolerance >= 0.0 && tolerance.is_finite()) {
-            return Err(Error::InvalidParameter {
-                name: "tolerance",
-                value: format!("{tolerance:e}"),
-                expected: "a finite value ≥ 0".into(),
-            });
-        }
+        super::check_tolerance("tolerance", tolerance)?;
         if !all_finite(&m) {
             return Err(Error::NonFinite { name: "m" });
         }

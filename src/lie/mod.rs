@@ -53,6 +53,19 @@ pub(crate) fn to_f64<T: Real>(x: T) -> f64 {
     x.to_subset_unchecked()
 }
 
+/// Checks a user-supplied tolerance: finite and `≥ 0`.
+pub(crate) fn check_tolerance(name: &'static str, tolerance: f64) -> Result<()> {
+    if tolerance >= 0.0 && tolerance.is_finite() {
+        Ok(())
+    } else {
+        Err(crate::Error::InvalidParameter {
+            name,
+            value: format!("{tolerance:e}"),
+            expected: "a finite value ≥ 0".into(),
+        })
+    }
+}
+
 /// On which side the algebra element multiplies the state in `y' = …`.
 ///
 /// - [`Side::Left`]: `y' = ξ · y` (spatial / lab-frame velocity; Boyle's rotor `Ṙ = ½ Ω R`).

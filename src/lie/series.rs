@@ -335,13 +335,7 @@ pub fn reduced_series_coefficients<T: Real, const K: usize>(
     relation: [T; K],
     tolerance: f64,
 ) -> Result<[T; K]> {
-    if !(tolerance >= 0.0 && tolerance.is_finite()) {
-        return Err(Error::InvalidParameter {
-            name: "tolerance",
-            value: format!("{tolerance:e}"),
-            expected: "a finite value ≥ 0".into(),
-        });
-    }
+    super::check_tolerance("tolerance", tolerance)?;
     let mut beta = [T::zero(); K];
     // rho = coordinates of x^j mod the relation; starts at x^0.
     let mut rho = [T::zero(); K];

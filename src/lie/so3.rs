@@ -58,6 +58,24 @@ pub fn vee<T: Real>(m: &Matrix3<T>) -> Vector3<T> {
     )
 }
 
+/// `dexp_θ v = v + S₂ θ×v + S₃ θ×(θ×v)` on axial vectors (the left Jacobian of SO(3)).
+#[inline]
+pub fn dexp_vector<T: Real>(theta: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
+    let x = theta.norm_squared();
+    let (_, _, s2) = cos_sinc_versinc(x);
+    let (s3, _, _) = higher_remainders(x);
+    let tv = theta.cross(v);
+    v + tv * s2 + theta.cross(&tv) * s3
+}
+
+/// `dexp⁻¹_θ v = v − ½ θ×v + C(θ) θ×(θ×v)` on axial vectors (Krysl 2007, Eq. (9)).
+#[inline]
+pub fn dexp_inv_vector<T: Real>(theta: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
+    let c = dexp_inv_coefficient(theta.norm_squared());
+    let tv = theta.cross(v);
+    v - tv * real::<T>(0.5) + theta.cross(&tv) * c
+}
+
 /// An element of so(3), stored as its axial vector `θ` (rotation angle `|θ|` about `θ/|θ|`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct So3Algebra<T = f64>(pub Vector3<T>);
@@ -139,13 +157,7 @@ impl<T: Real> So3<T> {
     /// [`Error::InvalidParameter`] for a negative or non-finite tolerance, otherwise as
     /// [`So3::from_matrix`].
     pub fn from_matrix_with_tolerance(m: Matrix3<T>, tolerance: f64) -> Result<Self> {
-        if !(tolerance >= 0.0 && tolerance.is_finite()) {
-            return Err(Error::InvalidParameter {
-                name: "tolerance",
-                value: format!("{tolerance:e}"),
-                expected: "a finite value ≥ 0".into(),
-            });
-        }
+        super::check_tolerance("tolerance", tolerance)?;
         if !m.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFinite { name: "m" });
         }
@@ -280,17 +292,11 @@ impl<T: Real> LieGroup for So3<T> {
     }
     /// `dexp_θ v = v + S₂ θ×v + S₃ θ×(θ×v)`.
     fn dexp(xi: &So3Algebra<T>, v: &So3Algebra<T>) -> So3Algebra<T> {
-        let x = xi.0.norm_squared();
-        let (_, _, s2) = cos_sinc_versinc(x);
-        let (s3, _, _) = higher_remainders(x);
-        let tv = xi.0.cross(&v.0);
-        So3Algebra(v.0 + tv * s2 + xi.0.cross(&tv) * s3)
+        So3Algebra(dexp_vector(&xi.0, &v.0))
     }
     /// `dexp⁻¹_θ v = v − ½ θ×v + C(θ) θ×(θ×v)`.
     fn dexp_inv(xi: &So3Algebra<T>, v: &So3Algebra<T>) -> So3Algebra<T> {
-        let c = dexp_inv_coefficient(xi.0.norm_squared());
-        let tv = xi.0.cross(&v.0);
-        So3Algebra(v.0 - tv * real::<T>(0.5) + xi.0.cross(&tv) * c)
+        So3Algebra(dexp_inv_vector(&xi.0, &v.0))
     }
     fn is_finite(&self) -> bool {
         self.matrix.iter().all(|x| x.is_finite())

@@ -21,10 +21,8 @@
 
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
-use super::series::{
-    ASIN_SERIES_SQ, asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders,
-};
-use super::so3::So3;
+use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc_versinc};
+use super::so3::{So3, dexp_inv_vector, dexp_vector};
 use super::{LieAlgebra, LieGroup, Real, real, to_f64};
 use crate::error::{Error, Result};
 
@@ -136,13 +134,7 @@ impl<T: Real> UnitQuat<T> {
     /// [`Error::InvalidParameter`] for a negative or non-finite tolerance; otherwise as
     /// [`UnitQuat::from_quaternion`].
     pub fn from_quaternion_with_tolerance(q: Quaternion<T>, tolerance: f64) -> Result<Self> {
-        if !(tolerance >= 0.0 && tolerance.is_finite()) {
-            return Err(Error::InvalidParameter {
-                name: "tolerance",
-                value: format!("{tolerance:e}"),
-                expected: "a finite value ≥ 0".into(),
-            });
-        }
+        super::check_tolerance("tolerance", tolerance)?;
         if !q.coords.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFinite { name: "q" });
         }
@@ -318,20 +310,14 @@ impl<T: Real> LieGroup for UnitQuat<T> {
     fn adjoint(&self, xi: &Su2Algebra<T>) -> Su2Algebra<T> {
         Su2Algebra(self.rotate(&xi.0))
     }
-    /// `dexp_v u = u + S₂(2|v|) (2v)×u + S₃(2|v|) (2v)×((2v)×u)`.
+    /// `dexp_v u = u + S₂(2|v|) (2v)×u + S₃(2|v|) (2v)×((2v)×u)`: the so(3) form at `θ = 2v`
+    /// (linear in `u`, so the factor 2 of `u` cancels against the ½ mapping back).
     fn dexp(xi: &Su2Algebra<T>, v: &Su2Algebra<T>) -> Su2Algebra<T> {
-        let two_xi = xi.0 * real::<T>(2.0);
-        let x = two_xi.norm_squared();
-        let (_, _, s2) = cos_sinc_versinc(x);
-        let (s3, _, _) = higher_remainders(x);
-        let tv = two_xi.cross(&v.0);
-        Su2Algebra(v.0 + tv * s2 + two_xi.cross(&tv) * s3)
+        Su2Algebra(dexp_vector(&xi.rotation_vector(), &v.0))
     }
     /// `dexp⁻¹_v u = u − v×u + 4 C(2|v|) v×(v×u)` (Boyle's Eq. (18) with `u = Ω/2`).
     fn dexp_inv(xi: &Su2Algebra<T>, v: &Su2Algebra<T>) -> Su2Algebra<T> {
-        let c = dexp_inv_coefficient(xi.0.norm_squared() * real(4.0));
-        let tv = xi.0.cross(&v.0);
-        Su2Algebra(v.0 - tv + xi.0.cross(&tv) * (c * real(4.0)))
+        Su2Algebra(dexp_inv_vector(&xi.rotation_vector(), &v.0))
     }
     fn is_finite(&self) -> bool {
         self.q.coords.iter().all(|x| x.is_finite())
