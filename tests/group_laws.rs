@@ -102,6 +102,19 @@ macro_rules! group_suite {
             }
 
             #[test]
+            fn cast_to_dual_numbers_and_back_is_exact() {
+                for c in samples() {
+                    let xi = alg(&c);
+                    let g = G::exp(&xi);
+                    let gd: GD = <G as LieGroup>::cast::<Dual64>(&g);
+                    assert_eq!(<GD as LieGroup>::cast::<f64>(&gd), g);
+                    let xd: AD = <A as LieAlgebra>::cast::<Dual64>(&xi);
+                    assert_eq!(<AD as LieAlgebra>::cast::<f64>(&xd), xi);
+                    assert!(xd.to_coords().iter().all(|d| d.eps == 0.0));
+                }
+            }
+
+            #[test]
             fn identity_inverse_and_associativity() {
                 let s = samples();
                 let e = G::identity();

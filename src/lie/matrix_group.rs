@@ -566,6 +566,11 @@ impl<T: Real, const N: usize, K: MatrixKind<N>> MatrixAlgebra<T, N, K> {
 impl<T: Real, const N: usize, K: MatrixKind<N>> LieAlgebra for MatrixAlgebra<T, N, K> {
     type Scalar = T;
     type Dim = K::Dim;
+    type WithScalar<S: Real> = MatrixAlgebra<S, N, K>;
+
+    fn cast<S: Real>(&self) -> MatrixAlgebra<S, N, K> {
+        MatrixAlgebra::from_matrix_unchecked(self.matrix.map(super::cast_scalar))
+    }
 
     fn zero() -> Self {
         Self::from_matrix_unchecked(SMatrix::zeros())
@@ -661,7 +666,12 @@ impl<T: Real, const N: usize, K: MatrixKind<N>> MatrixGroup<T, N, K> {
 impl<T: Real, const N: usize, K: MatrixKind<N>> LieGroup for MatrixGroup<T, N, K> {
     type Scalar = T;
     type Algebra = MatrixAlgebra<T, N, K>;
+    type WithScalar<S: Real> = MatrixGroup<S, N, K>;
     const NAME: &'static str = K::GROUP_NAME;
+
+    fn cast<S: Real>(&self) -> MatrixGroup<S, N, K> {
+        MatrixGroup::from_matrix_unchecked(self.matrix.map(super::cast_scalar))
+    }
 
     fn identity() -> Self {
         Self::from_matrix_unchecked(SMatrix::identity())

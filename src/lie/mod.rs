@@ -47,6 +47,13 @@ pub(crate) fn real<T: Real>(x: f64) -> T {
     nalgebra::convert(x)
 }
 
+/// Converts a scalar to another scalar type through its real part (`f64`): used by the
+/// `cast` methods, whose purpose is lifting `f64` data into dual numbers and back.
+#[inline(always)]
+pub(crate) fn cast_scalar<T: Real, S: Real>(x: T) -> S {
+    real(to_f64(x))
+}
+
 /// The real part of a scalar as `f64` (for error messages and tolerances).
 #[inline(always)]
 pub(crate) fn to_f64<T: Real>(x: T) -> f64 {
@@ -100,6 +107,12 @@ pub trait LieAlgebra: Copy + Debug + PartialEq {
     type Scalar: Real;
     /// The dimension, as an `nalgebra` type-level number.
     type Dim: DimName;
+    /// The same algebra over another scalar type (e.g. dual numbers for Jacobians).
+    type WithScalar<S: Real>: LieAlgebra<Scalar = S, Dim = Self::Dim>;
+
+    /// The element with every coordinate converted to the scalar type `S` (through `f64`: a
+    /// dual number keeps only its real part).
+    fn cast<S: Real>(&self) -> Self::WithScalar<S>;
 
     /// The zero element.
     fn zero() -> Self;
@@ -161,8 +174,15 @@ pub trait LieGroup: Copy + Debug + PartialEq {
     /// The Lie algebra.
     type Algebra: LieAlgebra<Scalar = Self::Scalar>;
 
+    /// The same group over another scalar type (e.g. dual numbers for Jacobians).
+    type WithScalar<S: Real>: LieGroup<Scalar = S, Algebra = <Self::Algebra as LieAlgebra>::WithScalar<S>>;
+
     /// A short name for messages, e.g. `"SO(3)"`.
     const NAME: &'static str;
+
+    /// The element with its representation converted to the scalar type `S` (through `f64`: a
+    /// dual number keeps only its real part).
+    fn cast<S: Real>(&self) -> Self::WithScalar<S>;
 
     /// The identity element `e`.
     fn identity() -> Self;

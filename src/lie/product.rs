@@ -12,7 +12,7 @@ use nalgebra::{
     ComplexField, DefaultAllocator, DimNameAdd, DimNameSum, OVector, allocator::Allocator,
 };
 
-use super::{LieAlgebra, LieGroup};
+use super::{AlgebraDim, LieAlgebra, LieGroup, Real};
 use crate::error::Result;
 
 /// An element `(x₁, x₂)` of the direct sum `𝔤₁ ⊕ 𝔤₂`.
@@ -28,6 +28,11 @@ where
 {
     type Scalar = A::Scalar;
     type Dim = DimNameSum<A::Dim, B::Dim>;
+    type WithScalar<S: Real> = ProductAlgebra<A::WithScalar<S>, B::WithScalar<S>>;
+
+    fn cast<S: Real>(&self) -> Self::WithScalar<S> {
+        ProductAlgebra(self.0.cast(), self.1.cast())
+    }
 
     fn zero() -> Self {
         Self(A::zero(), B::zero())
@@ -90,11 +95,17 @@ impl<G1, G2> LieGroup for Product<G1, G2>
 where
     G1: LieGroup,
     G2: LieGroup<Scalar = G1::Scalar>,
-    ProductAlgebra<G1::Algebra, G2::Algebra>: LieAlgebra<Scalar = G1::Scalar>,
+    AlgebraDim<G1>: DimNameAdd<AlgebraDim<G2>>,
+    DefaultAllocator: Allocator<AlgebraDim<G1>> + Allocator<AlgebraDim<G2>>,
 {
     type Scalar = G1::Scalar;
     type Algebra = ProductAlgebra<G1::Algebra, G2::Algebra>;
+    type WithScalar<S: Real> = Product<G1::WithScalar<S>, G2::WithScalar<S>>;
     const NAME: &'static str = "product group";
+
+    fn cast<S: Real>(&self) -> Self::WithScalar<S> {
+        Product(self.0.cast(), self.1.cast())
+    }
 
     fn identity() -> Self {
         Self(G1::identity(), G2::identity())

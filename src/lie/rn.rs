@@ -38,6 +38,11 @@ impl<const N: usize, T: Real> Rn<N, T> {
 impl<const N: usize, T: Real> LieAlgebra for Rn<N, T> {
     type Scalar = T;
     type Dim = Const<N>;
+    type WithScalar<S: Real> = Rn<N, S>;
+
+    fn cast<S: Real>(&self) -> Rn<N, S> {
+        Rn(self.0.map(super::cast_scalar))
+    }
 
     fn zero() -> Self {
         Self(SVector::zeros())
@@ -69,7 +74,12 @@ impl<const N: usize, T: Real> LieAlgebra for Rn<N, T> {
 impl<const N: usize, T: Real> LieGroup for Rn<N, T> {
     type Scalar = T;
     type Algebra = Self;
+    type WithScalar<S: Real> = Rn<N, S>;
     const NAME: &'static str = "R^n";
+
+    fn cast<S: Real>(&self) -> Rn<N, S> {
+        <Self as LieAlgebra>::cast(self)
+    }
 
     fn identity() -> Self {
         Self::zero()

@@ -95,6 +95,14 @@ impl<T: Real> Se3Algebra<T> {
 impl<T: Real> LieAlgebra for Se3Algebra<T> {
     type Scalar = T;
     type Dim = Const<6>;
+    type WithScalar<S: Real> = Se3Algebra<S>;
+
+    fn cast<S: Real>(&self) -> Se3Algebra<S> {
+        Se3Algebra::new(
+            self.rho.map(super::cast_scalar),
+            self.phi.map(super::cast_scalar),
+        )
+    }
 
     fn zero() -> Self {
         Self::new(Vector3::zeros(), Vector3::zeros())
@@ -415,6 +423,14 @@ impl<T: Real> LieGroup for Se3<T> {
     type Scalar = T;
     type Algebra = Se3Algebra<T>;
     const NAME: &'static str = "SE(3)";
+    type WithScalar<S: Real> = Se3<S>;
+
+    fn cast<S: Real>(&self) -> Se3<S> {
+        Se3 {
+            rotation: self.rotation.cast(),
+            translation: self.translation.map(super::cast_scalar),
+        }
+    }
 
     fn identity() -> Self {
         Self {

@@ -98,6 +98,11 @@ impl<T: Real> So3Algebra<T> {
 impl<T: Real> LieAlgebra for So3Algebra<T> {
     type Scalar = T;
     type Dim = Const<3>;
+    type WithScalar<S: Real> = So3Algebra<S>;
+
+    fn cast<S: Real>(&self) -> So3Algebra<S> {
+        So3Algebra(self.0.map(super::cast_scalar))
+    }
 
     fn zero() -> Self {
         Self(Vector3::zeros())
@@ -232,7 +237,14 @@ impl<T: Real> So3<T> {
 impl<T: Real> LieGroup for So3<T> {
     type Scalar = T;
     type Algebra = So3Algebra<T>;
+    type WithScalar<S: Real> = So3<S>;
     const NAME: &'static str = "SO(3)";
+
+    fn cast<S: Real>(&self) -> So3<S> {
+        So3 {
+            matrix: self.matrix.map(super::cast_scalar),
+        }
+    }
 
     fn identity() -> Self {
         Self {

@@ -56,6 +56,11 @@ impl<T: Real> Su2Algebra<T> {
 impl<T: Real> LieAlgebra for Su2Algebra<T> {
     type Scalar = T;
     type Dim = Const<3>;
+    type WithScalar<S: Real> = Su2Algebra<S>;
+
+    fn cast<S: Real>(&self) -> Su2Algebra<S> {
+        Su2Algebra(self.0.map(super::cast_scalar))
+    }
 
     fn zero() -> Self {
         Self(Vector3::zeros())
@@ -262,7 +267,14 @@ impl<T: Real> UnitQuat<T> {
 impl<T: Real> LieGroup for UnitQuat<T> {
     type Scalar = T;
     type Algebra = Su2Algebra<T>;
+    type WithScalar<S: Real> = UnitQuat<S>;
     const NAME: &'static str = "SU(2)";
+
+    fn cast<S: Real>(&self) -> UnitQuat<S> {
+        UnitQuat {
+            q: Quaternion::from(self.q.coords.map(super::cast_scalar)),
+        }
+    }
 
     fn identity() -> Self {
         Self {
