@@ -68,6 +68,25 @@ pub enum Error {
         /// How many iterations were made.
         iterations: usize,
     },
+    /// A right-hand side returned a non-finite value, or a step produced a non-finite state.
+    #[error("non-finite {what} at t = {t:e}")]
+    NonFiniteState {
+        /// What was non-finite: `"right-hand side"`, `"state"`, …
+        what: &'static str,
+        /// The time at which it happened.
+        t: f64,
+    },
+    /// The coefficients of a method are inconsistent: wrong shape, non-finite, violating a
+    /// consistency condition (`Σ_j a_ij = c_i`, `Σ b_i = 1`), or failing the order conditions of
+    /// the order they claim.
+    #[error("invalid tableau `{name}`: {reason}")]
+    InvalidTableau {
+        /// The tableau's name.
+        name: String,
+        /// What is wrong: the field, the entry (1-based, `a_{i,j}`) or the condition, and the
+        /// residual found.
+        reason: String,
+    },
     /// Reading or writing a file failed.
     #[error("cannot write `{path}`: {message}")]
     Io {

@@ -9,9 +9,15 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod engine;
 pub mod error;
+pub mod integrate;
 pub mod lie;
+pub mod ode;
+pub mod order;
 pub mod output;
+pub mod problems;
+pub mod tableau;
 pub mod tour;
 
 pub use error::{Error, Result};

@@ -1,0 +1,134 @@
+//! # One-step engines
+//!
+//! Every engine advances a state by one step of size `h` behind the [`Step`] trait:
+//!
+//! | engine | state | problem | file |
+//! |---|---|---|---|
+//! | [`ExplicitRk`] | `SVector<T, N>` | [`VectorOde`] | `explicit_rk.rs` |
+//! | [`ImplicitRk`] | `SVector<T, N>` | [`VectorOde`] | `implicit.rs` |
+//! | [`MuntheKaas`] | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `munthe_kaas.rs` |
+//! | [`ImplicitMuntheKaas`] | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `implicit.rs` |
+//! | [`CommutatorFree`] (and Crouch–Grossman) | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `commutator_free.rs` |
+//! | [`Composition`], [`SymmetricComposition`], [`Adjoint`] | as the composed engines | as theirs | `composition.rs` |
+//!
+//! Engines take their coefficients from a [`crate::tableau::ButcherTableau`], convert them to
+//! the scalar type once, keep their stage storage between steps (no allocation per step), count
+//! every right-hand-side evaluation in [`Stats`] and check every evaluation for non-finite values.
+
+mod coefficients;
+mod commutator_free;
+mod composition;
+mod explicit_rk;
+mod implicit;
+mod munthe_kaas;
+mod stage_solver;
+
+pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
+pub use commutator_free::CommutatorFree;
+pub use composition::{
+    ADJOINT_MAX_ITERATIONS, ADJOINT_TOLERANCE, Adjoint, Composition, ROUND_OFF_FLOOR_FACTOR,
+    StepState, SymmetricComposition,
+};
+pub use explicit_rk::ExplicitRk;
+pub use implicit::{ImplicitMuntheKaas, ImplicitRk};
+pub use munthe_kaas::MuntheKaas;
+pub use stage_solver::{FixedPoint, Newton, NonlinearOptions};
+
+use crate::error::Result;
+use crate::lie::Real;
+
+/// Counters of the work an integration did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Right-hand-side (vector field or generator) evaluations.
+    pub rhs_evaluations: usize,
+    /// Jacobian evaluations (implicit engines).
+    pub jacobian_evaluations: usize,
+    /// Linear solves / LU factorisations (implicit engines).
+    pub lu_decompositions: usize,
+    /// Nonlinear-solver iterations (implicit engines).
+    pub nonlinear_iterations: usize,
+    /// Steps attempted.
+    pub steps: usize,
+    /// Steps accepted.
+    pub accepted: usize,
+    /// Steps rejected.
+    pub rejected: usize,
+}
+
+impl Stats {
+    /// Adds the counts of `other`.
+    pub fn add(&mut self, other: &Stats) {
+        self.rhs_evaluations += other.rhs_evaluations;
+        self.jacobian_evaluations += other.jacobian_evaluations;
+        self.lu_decompositions += other.lu_decompositions;
+        self.nonlinear_iterations += other.nonlinear_iterations;
+        self.steps += other.steps;
+        self.accepted += other.accepted;
+        self.rejected += other.rejected;
+    }
+}
+
+/// The result of one step: the new state and, for methods with embedded weights, a local error
+/// estimate in the tangent space (a vector for vector engines, an algebra element for Lie-group
+/// engines).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stepped<S, E> {
+    /// The state at `t + h`.
+    pub state: S,
+    /// `h Σ (b_i − b̂_i) k_i` (or the group analogue), if the method has embedded weights.
+    pub error: Option<E>,
+}
+
+/// What every method reports about itself, independent of the problem.
+pub trait Method {
+    /// The classical order of the method (as documented by its tableau or construction).
+    fn order(&self) -> usize;
+    /// A name for tables and plots.
+    fn name(&self) -> &str;
+}
+
+/// One step of a one-step method for the problem `P`.
+pub trait Step<P: ?Sized>: Method {
+    /// The state: a vector or a group element.
+    type State: Clone;
+    /// The scalar type.
+    type Scalar: Real;
+    /// The type of the local error estimate.
+    type ErrorEstimate;
+
+    /// Advances `y` at time `t` by a step of size `h` (which may be negative).
+    ///
+    /// # Errors
+    /// [`crate::Error::NonFiniteState`] if the problem returns a non-finite value or the new
+    /// state is not finite; [`crate::Error::NonConvergence`] for implicit engines whose
+    /// nonlinear solve fails; [`crate::Error::InvalidParameter`] for a non-finite `h` or `t`.
+    fn step(
+        &mut self,
+        problem: &mut P,
+        t: Self::Scalar,
+        y: &Self::State,
+        h: Self::Scalar,
+        stats: &mut Stats,
+    ) -> Result<Stepped<Self::State, Self::ErrorEstimate>>;
+}
+
+/// Checks that the step size and the time are finite.
+pub(crate) fn check_step_input<T: Real>(t: T, h: T) -> Result<()> {
+    use crate::lie::to_f64;
+    if !t.is_finite() {
+        return Err(crate::Error::InvalidParameter {
+            name: "t",
+            value: format!("{:e}", to_f64(t)),
+            expected: "a finite time".into(),
+        });
+    }
+    if !h.is_finite() {
+        return Err(crate::Error::InvalidParameter {
+            name: "h",
+            value: format!("{:e}", to_f64(h)),
+            expected: "a finite step size".into(),
+        });
+    }
+    Ok(())
+}

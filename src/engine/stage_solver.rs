@@ -1,0 +1,320 @@
+//! The nonlinear solve of implicit Runge–Kutta stages, shared by [`super::ImplicitRk`] and
+//! [`super::ImplicitMuntheKaas`].
+//!
+//! Unknowns are the stage increments `Z_i ∈ ℝᵈ` (vector engines: `x_i − x_n`; Munthe-Kaas:
+//! the local coordinates `θ_i`), solving `Z_i = h Σ_j a_ij K_j(Z_j)`. All buffers are allocated
+//! once, when the engine is built.
+
+use crate::error::{Error, Result};
+use crate::lie::{Real, real, to_f64};
+
+use super::Stats;
+
+/// Settings of the stage solve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NonlinearOptions {
+    /// Converged when the last correction satisfies `‖ΔZ‖∞ ≤ tolerance · max(1, ‖Z‖∞, scale)`,
+    /// where `scale` is the size of the state (default `1e-14`).
+    pub tolerance: f64,
+    /// Iteration limit (default 100).
+    pub max_iterations: usize,
+}
+
+impl Default for NonlinearOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-14,
+            max_iterations: 100,
+        }
+    }
+}
+
+impl NonlinearOptions {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `tolerance` (must be finite and > 0) or
+    /// `max_iterations` (must be ≥ 1).
+    pub fn validate(&self) -> Result<()> {
+        if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
+            return Err(Error::InvalidParameter {
+                name: "tolerance",
+                value: format!("{:e}", self.tolerance),
+                expected: "a finite value > 0".into(),
+            });
+        }
+        if self.max_iterations == 0 {
+            return Err(Error::InvalidParameter {
+                name: "max_iterations",
+                value: "0".into(),
+                expected: "at least 1".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Fixed-point iteration `Z ← h (A ⊗ I) K(Z)`: no Jacobian; converges when `h L ‖A‖ < 1`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FixedPoint;
+
+/// Simplified Newton iteration with the Jacobian `∂K/∂Z` at the step's start, computed with
+/// dual numbers (`num-dual`), and one LU factorisation of `I − h A ⊗ J` per step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Newton;
+
+/// Buffers and coefficients of the stage system.
+#[derive(Debug, Clone)]
+pub(crate) struct StageSystem<T> {
+    pub s: usize,
+    pub d: usize,
+    /// Row-major `A`.
+    pub a: Vec<T>,
+    /// Stage increments, stage-major (`z[i*d..(i+1)*d]`).
+    pub z: Vec<T>,
+    /// Stage derivatives `K_i(Z_i)`.
+    pub k: Vec<T>,
+    delta: Vec<T>,
+    /// `(sd) × (sd)` iteration matrix, row-major, overwritten by its LU factors.
+    matrix: Vec<T>,
+    pivots: Vec<usize>,
+    /// `d × d` Jacobian, row-major.
+    pub jacobian: Vec<T>,
+    pub options: NonlinearOptions,
+}
+
+impl<T: Real> StageSystem<T> {
+    pub fn new(a: &[f64], s: usize, d: usize, options: NonlinearOptions) -> Self {
+        let n = s * d;
+        Self {
+            s,
+            d,
+            a: a.iter().map(|&x| real(x)).collect(),
+            z: vec![T::zero(); n],
+            k: vec![T::zero(); n],
+            delta: vec![T::zero(); n],
+            matrix: vec![T::zero(); n * n],
+            pivots: vec![0; n],
+            jacobian: vec![T::zero(); d * d],
+            options,
+        }
+    }
+
+    fn evaluate_all(
+        &mut self,
+        eval: &mut impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        let d = self.d;
+        for i in 0..self.s {
+            stats.rhs_evaluations += 1;
+            let (zi, ki) = (&self.z[i * d..(i + 1) * d], &mut self.k[i * d..(i + 1) * d]);
+            eval(i, zi, ki)?;
+        }
+        Ok(())
+    }
+
+    /// `r_i = h Σ_j a_ij K_j − Z_i`, written into `delta`.
+    fn residual(&mut self, h: T) {
+        let d = self.d;
+        for i in 0..self.s {
+            for c in 0..d {
+                let mut acc = T::zero();
+                for j in 0..self.s {
+                    acc += self.a[i * self.s + j] * self.k[j * d + c];
+                }
+                self.delta[i * d + c] = h * acc - self.z[i * d + c];
+            }
+        }
+    }
+
+    fn converged(&self, scale: T) -> bool {
+        let dz = max_abs(&self.delta);
+        let zs = max_abs(&self.z);
+        let reference = T::one().max(zs).max(scale);
+        dz <= real::<T>(self.options.tolerance) * reference
+    }
+
+    fn fail(&self, context: &str, t: T, h: T) -> Error {
+        Error::NonConvergence {
+            context: format!(
+                "{context}: stage equations at t = {:e}, h = {:e}",
+                to_f64(t),
+                to_f64(h)
+            ),
+            iterations: self.options.max_iterations,
+        }
+    }
+
+    /// Solves by fixed-point iteration from `Z = 0`. On success `z` holds the solution and `k`
+    /// the stage derivatives at it.
+    pub fn solve_fixed_point(
+        &mut self,
+        t: T,
+        h: T,
+        scale: T,
+        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        self.z.iter_mut().for_each(|z| *z = T::zero());
+        for _ in 0..self.options.max_iterations {
+            stats.nonlinear_iterations += 1;
+            self.evaluate_all(&mut eval, stats)?;
+            self.residual(h);
+            let done = self.converged(scale);
+            for (z, dz) in self.z.iter_mut().zip(&self.delta) {
+                *z += *dz;
+            }
+            if done {
+                // k must belong to the final z: one more evaluation.
+                self.evaluate_all(&mut eval, stats)?;
+                return Ok(());
+            }
+        }
+        Err(self.fail("fixed-point iteration", t, h))
+    }
+
+    /// Solves by simplified Newton iteration with `self.jacobian` (set by the caller). On success
+    /// `z` holds the solution and `k` the stage derivatives at it.
+    pub fn solve_newton(
+        &mut self,
+        t: T,
+        h: T,
+        scale: T,
+        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        let (s, d) = (self.s, self.d);
+        let n = s * d;
+        // M = I − h A ⊗ J.
+        for bi in 0..s {
+            for bj in 0..s {
+                let haij = h * self.a[bi * s + bj];
+                for r in 0..d {
+                    for c in 0..d {
+                        let id = if bi == bj && r == c {
+                            T::one()
+                        } else {
+                            T::zero()
+                        };
+                        self.matrix[(bi * d + r) * n + bj * d + c] =
+                            id - haij * self.jacobian[r * d + c];
+                    }
+                }
+            }
+        }
+        stats.lu_decompositions += 1;
+        if !lu_factor(&mut self.matrix, &mut self.pivots, n) {
+            return Err(Error::NonConvergence {
+                context: format!(
+                    "simplified Newton: singular iteration matrix I − hA⊗J at t = {:e}, h = {:e}",
+                    to_f64(t),
+                    to_f64(h)
+                ),
+                iterations: 0,
+            });
+        }
+        self.z.iter_mut().for_each(|z| *z = T::zero());
+        let mut previous = T::zero();
+        for iteration in 0..self.options.max_iterations {
+            stats.nonlinear_iterations += 1;
+            self.evaluate_all(&mut eval, stats)?;
+            self.residual(h);
+            lu_solve(&self.matrix, &self.pivots, n, &mut self.delta);
+            for (z, dz) in self.z.iter_mut().zip(&self.delta) {
+                *z += *dz;
+            }
+            let size = max_abs(&self.delta);
+            if !size.is_finite() {
+                break;
+            }
+            if self.converged(scale) {
+                self.evaluate_all(&mut eval, stats)?;
+                return Ok(());
+            }
+            // Divergence: the correction grew twice in a row after the first steps.
+            if iteration > 2 && size > previous * real(2.0) {
+                break;
+            }
+            previous = size;
+        }
+        Err(self.fail("simplified Newton iteration", t, h))
+    }
+}
+
+pub(crate) fn max_abs<T: Real>(v: &[T]) -> T {
+    v.iter().fold(T::zero(), |m, x| m.max(x.abs()))
+}
+
+/// In-place LU with partial pivoting (pivots on the real parts); `false` if singular.
+fn lu_factor<T: Real>(m: &mut [T], piv: &mut [usize], n: usize) -> bool {
+    for k in 0..n {
+        let mut p = k;
+        let mut best = to_f64(m[k * n + k]).abs();
+        for i in k + 1..n {
+            let v = to_f64(m[i * n + k]).abs();
+            if v > best {
+                best = v;
+                p = i;
+            }
+        }
+        if !(best > 0.0 && best.is_finite()) {
+            return false;
+        }
+        piv[k] = p;
+        if p != k {
+            for c in 0..n {
+                m.swap(k * n + c, p * n + c);
+            }
+        }
+        let pivot = m[k * n + k];
+        for i in k + 1..n {
+            let f = m[i * n + k] / pivot;
+            m[i * n + k] = f;
+            if f != T::zero() {
+                for c in k + 1..n {
+                    let u = m[k * n + c];
+                    m[i * n + c] -= f * u;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Solves `LU x = P b` in place.
+fn lu_solve<T: Real>(m: &[T], piv: &[usize], n: usize, b: &mut [T]) {
+    for (k, &p) in piv.iter().enumerate().take(n) {
+        b.swap(k, p);
+    }
+    for i in 0..n {
+        let mut acc = b[i];
+        for j in 0..i {
+            acc -= m[i * n + j] * b[j];
+        }
+        b[i] = acc;
+    }
+    for i in (0..n).rev() {
+        let mut acc = b[i];
+        for j in i + 1..n {
+            acc -= m[i * n + j] * b[j];
+        }
+        b[i] = acc / m[i * n + i];
+    }
+}
+
+/// `d = bᵀ A⁻¹` when `A` is invertible (then `y₁ = y₀ + Σ d_i Z_i` needs no extra evaluation).
+pub(crate) fn output_weights(a: &[f64], b: &[f64], s: usize) -> Option<Vec<f64>> {
+    // Solve Aᵀ d = b.
+    let mut m: Vec<f64> = (0..s * s).map(|idx| a[(idx % s) * s + idx / s]).collect();
+    let mut piv = vec![0; s];
+    if !lu_factor(&mut m, &mut piv, s) {
+        return None;
+    }
+    // Reject nearly singular A (e.g. Lobatto IIIA's zero first row is caught above).
+    let mut d = b.to_vec();
+    lu_solve(&m, &piv, s, &mut d);
+    d.iter()
+        .all(|x| x.is_finite() && x.abs() < 1e8)
+        .then_some(d)
+}
