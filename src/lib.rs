@@ -11,6 +11,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod homogeneous;
 pub mod integrate;
 pub mod lie;
 pub mod ode;

@@ -402,3 +402,90 @@ impl<T: Real> lieode::engine::VectorOde<T, 3> for Stiff {
         -x * nalgebra::convert::<f64, T>(1e4)
     }
 }
+
+#[test]
+fn sphere_ode_adapter_reproduces_the_sphere_problem() {
+    use lieode::homogeneous::SphereOde;
+    use lieode::lie::action::UnitSphere;
+    use lieode::lie::unit_quaternion::UnitQuat;
+    use lieode::problems::SphereProblem;
+    let problem = SphereProblem::default();
+    let x0 = UnitSphere::new(problem.initial_point()).unwrap();
+    let omega = move |t: f64, x: &Vector3<f64>| problem.omega(t, x);
+    let mut adapter = SphereOde::new(x0, omega);
+    let mut mk = MuntheKaas::<So3>::new(&RK4).unwrap();
+    let via_adapter = integrate_fixed(
+        &mut mk,
+        &mut adapter,
+        So3::identity(),
+        0.0,
+        2.0,
+        50,
+        Record::Ends,
+    )
+    .unwrap();
+    let mut reference = problem;
+    let direct = integrate_fixed(
+        &mut mk,
+        &mut reference,
+        So3::identity(),
+        0.0,
+        2.0,
+        50,
+        Record::Ends,
+    )
+    .unwrap();
+    assert_eq!(via_adapter.states[1], direct.states[1]);
+    let x = adapter.point(&via_adapter.states[1]);
+    assert!((x.point() - problem.exact_point(2.0)).norm() < 1e-5);
+    assert!((x.point().norm() - 1.0).abs() < 1e-15 * 4.0);
+    // The same through unit quaternions.
+    let mut mkq = MuntheKaas::<UnitQuat>::new(&RK4).unwrap();
+    let q = integrate_fixed(
+        &mut mkq,
+        &mut adapter,
+        UnitQuat::identity(),
+        0.0,
+        2.0,
+        50,
+        Record::Ends,
+    )
+    .unwrap();
+    let xq = adapter.point(&q.states[1]);
+    assert!((xq.point() - x.point()).norm() < 1e-13);
+}
+
+#[test]
+fn order_tools_fit_slopes_and_reject_bad_input() {
+    use lieode::order::{convergence_study, observed_order};
+    let hs = [0.1, 0.05, 0.025, 0.0125];
+    let errors: Vec<f64> = hs
+        .iter()
+        .map(|h: &f64| 2.0 * h.powi(3) * (1.0 + 0.1 * h))
+        .collect();
+    let p = observed_order(&hs, &errors).unwrap();
+    assert!((p - 3.0).abs() < 0.02, "{p}");
+    assert!(matches!(
+        observed_order(&hs, &errors[..3]),
+        Err(Error::InvalidParameter { name: "hs", .. })
+    ));
+    assert!(matches!(
+        observed_order(&[0.1, 0.05], &[1e-3, 0.0]),
+        Err(Error::InvalidParameter { name: "errors", .. })
+    ));
+    assert!(matches!(
+        observed_order(&[0.1, 0.1], &[1e-3, 1e-4]),
+        Err(Error::InvalidParameter { name: "hs", .. })
+    ));
+    let study = convergence_study(1.0, &[10, 20, 40], |n| Ok(((n as f64).powi(-2), n))).unwrap();
+    assert!((study.order - 2.0).abs() < 1e-12);
+    assert_eq!(study.evaluations, vec![10, 20, 40]);
+    assert!(matches!(
+        convergence_study(1.0, &[], |n| Ok((1.0, n))),
+        Err(Error::InvalidParameter { name: "steps", .. })
+    ));
+    assert!(matches!(
+        convergence_study(1.0, &[0, 2], |n| Ok((1.0, n))),
+        Err(Error::InvalidParameter { name: "steps", .. })
+    ));
+}
