@@ -3,10 +3,12 @@
 //!
 //! The conditions and their derivation are documented in [`super::order_conditions`].
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 use super::butcher::ButcherTableau;
-use super::order_conditions::{ConditionResidual, Weights, highest_passed};
+use super::order_conditions::{
+    ConditionResidual, Weights, check_max_order, check_tolerance, highest_passed,
+};
 
 /// The largest order for which Crouch–Grossman and commutator-free conditions are checked
 /// (the order of the methods in the literature the conditions were verified against).
@@ -191,28 +193,6 @@ fn residuals(
     out
 }
 
-fn check_max_order(max_order: usize) -> Result<()> {
-    if max_order == 0 || max_order > CG_MAX_ORDER {
-        return Err(Error::InvalidParameter {
-            name: "max_order",
-            value: max_order.to_string(),
-            expected: format!("1 ≤ max_order ≤ {CG_MAX_ORDER}"),
-        });
-    }
-    Ok(())
-}
-
-fn check_tolerance(tolerance: f64) -> Result<()> {
-    if !(tolerance.is_finite() && tolerance > 0.0) {
-        return Err(Error::InvalidParameter {
-            name: "tolerance",
-            value: tolerance.to_string(),
-            expected: "a finite positive number".to_string(),
-        });
-    }
-    Ok(())
-}
-
 /// One factor `β e_j` per stage: the Crouch–Grossman product `exp(h β_s F_s) ⋯ exp(h β_1 F_1)`.
 fn single_exponentials(weights: &[f64], s: usize) -> Vec<Vec<f64>> {
     weights
@@ -256,7 +236,7 @@ pub fn crouch_grossman_residuals(
     w: Weights,
     max_order: usize,
 ) -> Result<Vec<ConditionResidual>> {
-    check_max_order(max_order)?;
+    check_max_order(max_order, CG_MAX_ORDER)?;
     t.check_shape()?;
     let s = t.stages;
     if let Some((i, j)) = (0..s)
@@ -327,7 +307,7 @@ pub fn commutator_free_residuals(
     t: &ButcherTableau,
     max_order: usize,
 ) -> Result<Vec<ConditionResidual>> {
-    check_max_order(max_order)?;
+    check_max_order(max_order, CG_MAX_ORDER)?;
     t.check_shape()?;
     let s = t.stages;
     let Some(cf) = &t.commutator_free else {

@@ -204,7 +204,7 @@ impl fmt::Display for RootedTree {
     }
 }
 
-fn check_max_order(max_order: usize, limit: usize) -> Result<()> {
+pub(super) fn check_max_order(max_order: usize, limit: usize) -> Result<()> {
     if max_order == 0 || max_order > limit {
         return Err(Error::InvalidParameter {
             name: "max_order",
@@ -215,7 +215,7 @@ fn check_max_order(max_order: usize, limit: usize) -> Result<()> {
     Ok(())
 }
 
-fn check_tolerance(tolerance: f64) -> Result<()> {
+pub(super) fn check_tolerance(tolerance: f64) -> Result<()> {
     if !(tolerance.is_finite() && tolerance > 0.0) {
         return Err(Error::InvalidParameter {
             name: "tolerance",
