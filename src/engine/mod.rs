@@ -25,6 +25,11 @@ mod stage_solver;
 
 pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
 pub use commutator_free::CommutatorFree;
+
+/// Crouch–Grossman methods are the commutator-free engine with one stage derivative per
+/// exponential: build one with [`CommutatorFree::crouch_grossman`] (checked against the
+/// Crouch–Grossman order conditions) or [`CommutatorFree::crouch_grossman_unverified`].
+pub type CrouchGrossman<G> = CommutatorFree<G>;
 pub use composition::{
     ADJOINT_MAX_ITERATIONS, ADJOINT_TOLERANCE, Adjoint, Composition, ROUND_OFF_FLOOR_FACTOR,
     StepState, SymmetricComposition,
