@@ -87,6 +87,28 @@ pub enum Error {
         /// residual found.
         reason: String,
     },
+    /// The step size fell below what the arithmetic resolves (`0.1|h| ≤ |t|·uround`).
+    #[error("step size too small at t = {t:e}: h = {h:e}")]
+    StepSizeTooSmall {
+        /// The time reached.
+        t: f64,
+        /// The step size.
+        h: f64,
+    },
+    /// More steps were needed than allowed.
+    #[error("more than {steps} steps needed; stopped at t = {t:e}")]
+    MaxStepsExceeded {
+        /// The time reached.
+        t: f64,
+        /// The step limit.
+        steps: usize,
+    },
+    /// The stiffness test of DOPRI5/DOP853 found the problem stiff (and the caller asked to stop).
+    #[error("the problem seems stiff at t = {t:e}")]
+    ProblemIsStiff {
+        /// The time reached.
+        t: f64,
+    },
     /// Reading or writing a file failed.
     #[error("cannot write `{path}`: {message}")]
     Io {

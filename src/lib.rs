@@ -9,6 +9,7 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod adaptive;
 pub mod engine;
 pub mod error;
 pub mod homogeneous;

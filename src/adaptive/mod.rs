@@ -1,0 +1,118 @@
+//! # Adaptive steppers
+//!
+//! Embedded Runge–Kutta pairs with Hairer's step-size control (DOPRI5, DOP853 and any tableau
+//! with embedded weights) and Gragg–Bulirsch–Stoer extrapolation with Hairer's order and step
+//! control (ODEX), on `ℝᴺ` — and, through local coordinates rebased at every step, on any Lie
+//! group.
+//!
+//! Every method implements [`AdaptiveMethod`] over a [`System`]: it advances by one *accepted*
+//! step at a time (rejections are handled inside, as in Hairer's codes), keeps the FSAL
+//! derivative, and can evaluate its dense output inside the last step. The driver loops over steps, stores the solution, evaluates dense
+//! output and locates events.
+//!
+//! The methods work in `f64`: their reference behaviour is Hairer's Fortran codes, step for
+//! step, evaluation for evaluation.
+
+pub mod controller;
+pub mod tolerance;
+
+pub use controller::{ControllerParameters, StiffnessCheck};
+pub use tolerance::Tolerances;
+
+use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
+
+use crate::engine::Stats;
+use crate::error::Result;
+
+/// The right-hand side an adaptive method integrates, `x' = F(t, x)` on `ℝᴰ`, together with the
+/// size of each component used in relative error tests.
+///
+/// For a vector ODE the size is `|x_i|`; for the local coordinates of a Lie-group step the
+/// driver supplies the sizes of the group state (e.g. `|v_i|` for an `ℝⁿ` factor, nothing for
+/// a rotation, whose error is measured absolutely).
+pub trait System<D: DimName>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    /// `F(t, x)`; implementations count the evaluation in `stats.rhs_evaluations` and return
+    /// [`crate::Error::NonFiniteState`] for a non-finite value.
+    fn eval(&mut self, t: f64, x: &OVector<f64, D>, stats: &mut Stats) -> Result<OVector<f64, D>>;
+
+    /// `|x_i|` as the relative error test should see it (default: the component's magnitude).
+    fn magnitude(&self, x: &OVector<f64, D>, i: usize) -> f64 {
+        x[i].abs()
+    }
+}
+
+/// What one accepted step did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepReport {
+    /// Start of the step.
+    pub t_start: f64,
+    /// End of the step (the method's new time).
+    pub t_end: f64,
+    /// Whether this step reached the end of the integration interval.
+    pub finished: bool,
+}
+
+/// An adaptive one-step method advancing one accepted step at a time.
+pub trait AdaptiveMethod<D: DimName>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    /// Starts an integration at `(t0, x0)` towards `t_end` (direction from the sign of
+    /// `t_end − t0`); evaluates `F(t0, x0)` and, if no initial step was given, chooses one
+    /// (Hairer's HINIT).
+    ///
+    /// # Errors
+    /// Invalid tolerances or parameters for dimension `D`, non-finite input, `t_end = t0`.
+    fn start<S: System<D> + ?Sized>(
+        &mut self,
+        system: &mut S,
+        t0: f64,
+        x0: &OVector<f64, D>,
+        t_end: f64,
+        stats: &mut Stats,
+    ) -> Result<()>;
+
+    /// Takes one accepted step (rejected attempts are retried inside and counted in `stats`).
+    ///
+    /// # Errors
+    /// [`crate::Error::StepSizeTooSmall`], [`crate::Error::MaxStepsExceeded`],
+    /// [`crate::Error::NonFiniteState`], and for stiff problems nothing unless the caller
+    /// asked for it.
+    fn step<S: System<D> + ?Sized>(
+        &mut self,
+        system: &mut S,
+        stats: &mut Stats,
+    ) -> Result<StepReport>;
+
+    /// The current time and state.
+    fn current(&self) -> (f64, &OVector<f64, D>);
+
+    /// `F` at the current time and state (the FSAL derivative).
+    fn current_derivative(&self) -> &OVector<f64, D>;
+
+    /// Replaces the current state and its derivative without changing the step-size history:
+    /// how a Lie-group driver restarts the local coordinates at `θ = 0` after each step.
+    fn rebase(&mut self, x: OVector<f64, D>, derivative: OVector<f64, D>);
+
+    /// Prepares dense output for the last accepted step (may cost extra evaluations, counted).
+    ///
+    /// # Errors
+    /// As [`System::eval`].
+    fn prepare_dense<S: System<D> + ?Sized>(
+        &mut self,
+        system: &mut S,
+        stats: &mut Stats,
+    ) -> Result<()>;
+
+    /// The dense output at `t` inside the last accepted step (after [`AdaptiveMethod::prepare_dense`]).
+    fn dense(&self, t: f64) -> OVector<f64, D>;
+
+    /// The order of the method (of the error-controlled solution).
+    fn order(&self) -> usize;
+
+    /// The method's name.
+    fn name(&self) -> &str;
+}

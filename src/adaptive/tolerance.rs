@@ -1,0 +1,104 @@
+//! Error tolerances: scalar or per component, relative and absolute.
+
+use crate::error::{Error, Result};
+
+/// Relative and absolute tolerances, each either one value for every component or one value per
+/// component. Absolute-only control (`rtol = 0`, as Boyle integrates rotations) is allowed.
+/// For product groups, per-component tolerances on the algebra coordinates are per-factor
+/// tolerances: a rotation's error need not be swamped by a large translational velocity.
+///
+/// The error test of Hairer's codes uses `sk_i = atol_i + rtol_i · max(|y_i|, |ŷ_i|)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tolerances {
+    rtol: Vec<f64>,
+    atol: Vec<f64>,
+}
+
+impl Tolerances {
+    /// The same `rtol` and `atol` for every component.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `rtol` or `atol` if negative or non-finite, or if both
+    /// are zero.
+    pub fn scalar(rtol: f64, atol: f64) -> Result<Self> {
+        Self::per_component(vec![rtol], vec![atol])
+    }
+
+    /// One `rtol` and one `atol` per component (or a single value, used for all).
+    ///
+    /// # Errors
+    /// As [`Tolerances::scalar`], for each entry; empty vectors are invalid.
+    pub fn per_component(rtol: Vec<f64>, atol: Vec<f64>) -> Result<Self> {
+        for (name, v) in [("rtol", &rtol), ("atol", &atol)] {
+            if v.is_empty() {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: "[]".into(),
+                    expected: "at least one tolerance".into(),
+                });
+            }
+            if let Some(bad) = v.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: format!("{bad:e}"),
+                    expected: "finite tolerances ≥ 0".into(),
+                });
+            }
+        }
+        let t = Self { rtol, atol };
+        for i in 0..t.rtol.len().max(t.atol.len()) {
+            if t.rtol(i) == 0.0 && t.atol(i) == 0.0 {
+                return Err(Error::InvalidParameter {
+                    name: "atol",
+                    value: format!("0 (with rtol = 0) for component {i}"),
+                    expected: "rtol > 0 or atol > 0 for every component".into(),
+                });
+            }
+        }
+        Ok(t)
+    }
+
+    /// Checks that per-component tolerances match the dimension `n`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `rtol` or `atol` when a vector has neither one nor `n`
+    /// entries.
+    pub fn check_dimension(&self, n: usize) -> Result<()> {
+        for (name, v) in [("rtol", &self.rtol), ("atol", &self.atol)] {
+            if v.len() != 1 && v.len() != n {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: format!("{} entries", v.len()),
+                    expected: format!("1 or {n} entries"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `rtol` of component `i`.
+    #[inline]
+    pub fn rtol(&self, i: usize) -> f64 {
+        if self.rtol.len() == 1 {
+            self.rtol[0]
+        } else {
+            self.rtol[i]
+        }
+    }
+
+    /// `atol` of component `i`.
+    #[inline]
+    pub fn atol(&self, i: usize) -> f64 {
+        if self.atol.len() == 1 {
+            self.atol[0]
+        } else {
+            self.atol[i]
+        }
+    }
+
+    /// `sk_i = atol_i + rtol_i · max(a, b)`.
+    #[inline]
+    pub fn scale(&self, i: usize, a: f64, b: f64) -> f64 {
+        self.atol(i) + self.rtol(i) * a.max(b)
+    }
+}
