@@ -14,10 +14,22 @@
 //! step, evaluation for evaluation.
 
 pub mod controller;
+pub mod dense;
+pub mod events;
+pub mod integrate;
+pub mod lie;
 pub mod tolerance;
+pub mod vector;
 
 pub use controller::{ControllerParameters, StiffnessCheck};
+pub use dense::DenseSegment;
+pub use events::{Direction, Event, EventHit};
+pub use integrate::{
+    AdaptiveSolution, IntegrateOptions, StopReason, integrate_lie, integrate_vector,
+};
+pub use lie::{LieSegment, LieStepper, LieSystem};
 pub use tolerance::Tolerances;
+pub use vector::{VectorStepper, VectorSystem};
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
@@ -115,4 +127,10 @@ where
 
     /// The method's name.
     fn name(&self) -> &str;
+
+    /// The polynomial degree of the dense output in the step variable (the driver stores that
+    /// many plus one samples per step to reproduce it exactly); 8 unless a method says otherwise.
+    fn dense_degree(&self) -> usize {
+        8
+    }
 }

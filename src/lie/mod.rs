@@ -256,6 +256,13 @@ pub trait LieGroup: Copy + Debug + PartialEq {
             Side::Right => self.compose(&Self::exp(theta)),
         }
     }
+    /// The size of algebra coordinate `i` that relative error tests of adaptive methods use for
+    /// this element: zero by default (errors on rotation groups are absolute, in radians);
+    /// `|v_i|` on [`rn::Rn`], so an ℝⁿ factor is tested like a vector ODE.
+    fn coordinate_magnitude(&self, _i: usize) -> Self::Scalar {
+        real(0.0)
+    }
+
     /// The left-invariant distance `|log(self⁻¹ · other)|`.
     ///
     /// # Errors

@@ -134,6 +134,15 @@ where
     fn is_finite(&self) -> bool {
         self.0.is_finite() && self.1.is_finite()
     }
+    /// The first factor's coordinates, then the second's.
+    fn coordinate_magnitude(&self, i: usize) -> Self::Scalar {
+        let first = <G1::Algebra as LieAlgebra>::dim();
+        if i < first {
+            self.0.coordinate_magnitude(i)
+        } else {
+            self.1.coordinate_magnitude(i - first)
+        }
+    }
     /// `√(d₁² + d₂²)` from the factors' own distances (so a [`crate::lie::unit_quaternion::UnitQuat`]
     /// factor stays double-cover aware).
     fn distance(&self, other: &Self) -> Result<Self::Scalar> {

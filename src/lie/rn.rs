@@ -110,4 +110,8 @@ impl<const N: usize, T: Real> LieGroup for Rn<N, T> {
     fn is_finite(&self) -> bool {
         self.0.iter().all(|x| x.is_finite())
     }
+    /// `|v_i|`.
+    fn coordinate_magnitude(&self, i: usize) -> T {
+        self.0.get(i).map_or(T::zero(), |v| v.abs())
+    }
 }
