@@ -93,23 +93,23 @@ impl ControllerParameters {
         if !(self.beta >= 0.0 && self.beta <= 0.2) {
             return bad("beta", self.beta, "0 ≤ beta ≤ 0.2");
         }
-        if let Some(h) = self.hmax {
-            if !(h > 0.0 && h.is_finite()) {
-                return bad("hmax", h, "a finite hmax > 0");
-            }
+        if let Some(h) = self.hmax
+            && !(h > 0.0 && h.is_finite())
+        {
+            return bad("hmax", h, "a finite hmax > 0");
         }
-        if let Some(h) = self.initial_step {
-            if !(h > 0.0 && h.is_finite()) {
-                return bad("initial_step", h, "a finite initial step > 0");
-            }
+        if let Some(h) = self.initial_step
+            && !(h > 0.0 && h.is_finite())
+        {
+            return bad("initial_step", h, "a finite initial step > 0");
         }
         if self.max_steps == 0 {
             return bad("max_steps", 0.0, "at least one step");
         }
-        if let Some(s) = self.stiffness {
-            if s.every == 0 {
-                return bad("stiffness.every", 0.0, "at least 1");
-            }
+        if let Some(s) = self.stiffness
+            && s.every == 0
+        {
+            return bad("stiffness.every", 0.0, "at least 1");
         }
         Ok(())
     }

@@ -13,10 +13,13 @@ pub enum Direction {
     Either,
 }
 
+/// A boxed event function `g(t, y)`.
+pub type EventFn<'a, S> = Box<dyn FnMut(f64, &S) -> f64 + 'a>;
+
 /// An event function `g(t, y)` whose zeros are located during an integration.
 pub struct Event<'a, S> {
     /// The function.
-    pub g: Box<dyn FnMut(f64, &S) -> f64 + 'a>,
+    pub g: EventFn<'a, S>,
     /// Which crossings count.
     pub direction: Direction,
     /// Whether the integration stops at the first crossing.

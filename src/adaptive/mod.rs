@@ -15,6 +15,7 @@
 
 pub mod controller;
 pub mod dense;
+pub mod embedded;
 pub mod events;
 pub mod integrate;
 pub mod lie;
@@ -23,7 +24,8 @@ pub mod vector;
 
 pub use controller::{ControllerParameters, StiffnessCheck};
 pub use dense::DenseSegment;
-pub use events::{Direction, Event, EventHit};
+pub use embedded::EmbeddedRk;
+pub use events::{Direction, Event, EventFn, EventHit};
 pub use integrate::{
     AdaptiveSolution, IntegrateOptions, StopReason, integrate_lie, integrate_vector,
 };

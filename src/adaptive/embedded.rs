@@ -1,0 +1,400 @@
+//! Any explicit embedded pair with Hairer's step-size control.
+
+use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
+
+use super::controller::ControllerParameters;
+use super::tolerance::Tolerances;
+use super::{AdaptiveMethod, StepReport, System};
+use crate::engine::Stats;
+use crate::error::{Error, Result};
+use crate::tableau::ButcherTableau;
+
+/// An explicit Runge–Kutta pair `(b, b̂)` of orders `p(p̂)` with the step-size control of
+/// Hairer's DOPRI5, for any tableau with embedded weights (Bogacki–Shampine 3(2),
+/// Dormand–Prince 5(4), Tsitouras 5(4), …):
+///
+/// - error `err = √(Σ_i (h Σ_j (b_j − b̂_j) k_j,i / sk_i)² / N)`, `sk_i = atol_i + rtol_i max(|y₀,i|, |y₁,i|)`;
+/// - `fac = max(1/fac2, min(1/fac1, err^{1/(q+1) − 0.75β} / (facold^β · safe)))`, `q = min(p, p̂)`,
+///   `h_new = h/fac`; accepted when `err ≤ 1`, then `facold = max(err, 1e-4)`;
+///   after a rejection the next step may not grow;
+/// - the first step by Hairer's HINIT of order `q + 1`; FSAL when the tableau says so;
+/// - dense output from the tableau's continuous weights, or the cubic Hermite interpolant of
+///   `(y₀, f₀, y₁, f₁)` (one extra evaluation when the pair is not FSAL).
+///
+/// # References
+/// E. Hairer, S. P. Nørsett, G. Wanner, *Solving Ordinary Differential Equations I*, 2nd ed.,
+/// §II.4 (automatic step size control, Eqs. (4.10)–(4.13)), §II.6 (dense output).
+#[derive(Debug, Clone)]
+pub struct EmbeddedRk<D: DimName>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    name: String,
+    order: usize,
+    error_order: usize,
+    s: usize,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    e: Vec<f64>,
+    fsal: bool,
+    dense_weights: Option<Vec<Vec<f64>>>,
+    tolerances: Tolerances,
+    parameters: ControllerParameters,
+    k: Vec<OVector<f64, D>>,
+    x: f64,
+    y: OVector<f64, D>,
+    f: OVector<f64, D>,
+    y_old: OVector<f64, D>,
+    f_old: OVector<f64, D>,
+    x_old: f64,
+    h: f64,
+    x_end: f64,
+    direction: f64,
+    facold: f64,
+    hermite_end: Option<OVector<f64, D>>,
+}
+
+impl<D: DimName> EmbeddedRk<D>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    /// The pair of an explicit tableau with embedded weights.
+    ///
+    /// # Errors
+    /// [`Error::InvalidTableau`] for an invalid or implicit tableau or one without `b̂`;
+    /// [`Error::InvalidParameter`] for invalid tolerances or parameters.
+    pub fn new(
+        tableau: &ButcherTableau,
+        tolerances: Tolerances,
+        parameters: ControllerParameters,
+    ) -> Result<Self> {
+        tableau.validate()?;
+        tableau.validate_explicit()?;
+        let (Some(b_hat), Some(q)) = (tableau.b_hat.as_ref(), tableau.embedded_order) else {
+            return Err(Error::InvalidTableau {
+                name: tableau.name.to_string(),
+                reason: "an adaptive embedded pair needs embedded weights b̂".into(),
+            });
+        };
+        parameters.validate()?;
+        tolerances.check_dimension(D::DIM)?;
+        let s = tableau.stages;
+        Ok(Self {
+            name: tableau.name.to_string(),
+            order: tableau.order,
+            error_order: q.min(tableau.order),
+            s,
+            a: tableau.a.to_vec(),
+            b: tableau.b.to_vec(),
+            c: tableau.c.to_vec(),
+            e: tableau
+                .b
+                .iter()
+                .zip(b_hat.iter())
+                .map(|(b, bh)| b - bh)
+                .collect(),
+            fsal: tableau.fsal,
+            dense_weights: tableau
+                .dense
+                .as_ref()
+                .map(|d| d.coefficients.iter().map(|row| row.to_vec()).collect()),
+            tolerances,
+            parameters,
+            k: vec![OVector::<f64, D>::zeros(); s],
+            x: 0.0,
+            y: OVector::<f64, D>::zeros(),
+            f: OVector::<f64, D>::zeros(),
+            y_old: OVector::<f64, D>::zeros(),
+            f_old: OVector::<f64, D>::zeros(),
+            x_old: 0.0,
+            h: 0.0,
+            x_end: 0.0,
+            direction: 1.0,
+            facold: 1e-4,
+            hermite_end: None,
+        })
+    }
+
+    fn sk(
+        &self,
+        system: &(impl System<D> + ?Sized),
+        y0: &OVector<f64, D>,
+        y1: &OVector<f64, D>,
+        i: usize,
+    ) -> f64 {
+        self.tolerances
+            .scale(i, system.magnitude(y0, i), system.magnitude(y1, i))
+    }
+}
+
+/// Where and for what [`initial_step`] chooses a step.
+pub(crate) struct InitialStepInput<'a, D: DimName>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    pub x: f64,
+    pub y: &'a OVector<f64, D>,
+    pub f0: &'a OVector<f64, D>,
+    pub direction: f64,
+    pub order: usize,
+    pub hmax: f64,
+}
+
+/// Hairer's initial step size (HINIT) for a method of order `order`:
+/// `h₀ = 0.01 √(Σ(y₀/sk)²/Σ(f₀/sk)²)` (or 1e-6), one explicit Euler step, the second-derivative
+/// estimate `der2`, and `h = min(100 h₀, (0.01/max(der2, |f₀|))^{1/order}, hmax)`.
+pub(crate) fn initial_step<D: DimName, S: System<D> + ?Sized>(
+    system: &mut S,
+    tolerances: &Tolerances,
+    start: InitialStepInput<'_, D>,
+    stats: &mut Stats,
+) -> Result<f64>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    let InitialStepInput {
+        x,
+        y,
+        f0,
+        direction,
+        order,
+        hmax,
+    } = start;
+    let n = y.len();
+    let (mut dnf, mut dny) = (0.0, 0.0);
+    for i in 0..n {
+        let sk = tolerances.atol(i) + tolerances.rtol(i) * system.magnitude(y, i);
+        dnf += (f0[i] / sk).powi(2);
+        dny += (y[i] / sk).powi(2);
+    }
+    let mut h = if dnf <= 1e-10 || dny <= 1e-10 {
+        1e-6
+    } else {
+        (dny / dnf).sqrt() * 0.01
+    };
+    h = h.min(hmax) * direction;
+    let y1 = y + f0 * h;
+    let f1 = system.eval(x + h, &y1, stats)?;
+    let mut der2: f64 = 0.0;
+    for i in 0..n {
+        let sk = tolerances.atol(i) + tolerances.rtol(i) * system.magnitude(y, i);
+        der2 += ((f1[i] - f0[i]) / sk).powi(2);
+    }
+    der2 = der2.sqrt() / h.abs();
+    let der12 = der2.abs().max(dnf.sqrt());
+    let h1 = if der12 <= 1e-15 {
+        1e-6_f64.max(h.abs() * 1e-3)
+    } else {
+        (0.01 / der12).powf(1.0 / order as f64)
+    };
+    Ok((100.0 * h.abs()).min(h1).min(hmax) * direction)
+}
+
+impl<D: DimName> AdaptiveMethod<D> for EmbeddedRk<D>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    fn start<S: System<D> + ?Sized>(
+        &mut self,
+        system: &mut S,
+        t0: f64,
+        x0: &OVector<f64, D>,
+        t_end: f64,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        if !(t0.is_finite() && t_end.is_finite() && t_end != t0) {
+            return Err(Error::InvalidParameter {
+                name: "t_end",
+                value: format!("{t_end:e} (t0 = {t0:e})"),
+                expected: "finite times with t_end ≠ t0".into(),
+            });
+        }
+        self.x = t0;
+        self.x_end = t_end;
+        self.direction = (t_end - t0).signum();
+        self.y = x0.clone();
+        self.f = system.eval(t0, x0, stats)?;
+        self.facold = 1e-4;
+        let hmax = self.parameters.hmax.unwrap_or((t_end - t0).abs());
+        self.h = match self.parameters.initial_step {
+            Some(h) => h.min(hmax) * self.direction,
+            None => {
+                let f0 = self.f.clone();
+                let input = InitialStepInput {
+                    x: t0,
+                    y: x0,
+                    f0: &f0,
+                    direction: self.direction,
+                    order: self.error_order + 1,
+                    hmax,
+                };
+                initial_step(system, &self.tolerances, input, stats)?
+            }
+        };
+        Ok(())
+    }
+
+    fn step<S: System<D> + ?Sized>(
+        &mut self,
+        system: &mut S,
+        stats: &mut Stats,
+    ) -> Result<StepReport> {
+        let p = self.parameters;
+        let hmax = p
+            .hmax
+            .unwrap_or((self.x_end - self.x).abs().max(f64::MIN_POSITIVE));
+        let expo = 1.0 / (self.error_order as f64 + 1.0) - 0.75 * p.beta;
+        let mut rejected_last = false;
+        let n = self.y.len();
+        loop {
+            if stats.steps >= p.max_steps {
+                return Err(Error::MaxStepsExceeded {
+                    t: self.x,
+                    steps: p.max_steps,
+                });
+            }
+            if 0.1 * self.h.abs() <= self.x.abs() * p.uround {
+                return Err(Error::StepSizeTooSmall {
+                    t: self.x,
+                    h: self.h,
+                });
+            }
+            let mut last = false;
+            if (self.x + 1.01 * self.h - self.x_end) * self.direction > 0.0 {
+                self.h = self.x_end - self.x;
+                last = true;
+            }
+            stats.steps += 1;
+            let h = self.h;
+            self.k[0] = self.f.clone();
+            let mut y1 = self.y.clone();
+            for i in 1..self.s {
+                let mut yi = self.y.clone();
+                for j in 0..i {
+                    let aij = self.a[i * self.s + j];
+                    if aij != 0.0 {
+                        yi.axpy(h * aij, &self.k[j], 1.0);
+                    }
+                }
+                self.k[i] = system.eval(self.x + self.c[i] * h, &yi, stats)?;
+            }
+            for i in 0..self.s {
+                if self.b[i] != 0.0 {
+                    y1.axpy(h * self.b[i], &self.k[i], 1.0);
+                }
+            }
+            let mut sum = 0.0;
+            for comp in 0..n {
+                let mut e = 0.0;
+                for i in 0..self.s {
+                    e += self.e[i] * self.k[i][comp];
+                }
+                let sk = self.sk(system, &self.y, &y1, comp);
+                sum += (h * e / sk).powi(2);
+            }
+            let err = (sum / n as f64).sqrt();
+            let fac11 = err.powf(expo);
+            let fac = (fac11 / self.facold.powf(p.beta) / p.safe).clamp(1.0 / p.fac2, 1.0 / p.fac1);
+            let mut h_new = h / fac;
+            if err <= 1.0 {
+                self.facold = err.max(1e-4);
+                stats.accepted += 1;
+                let f1 = if self.fsal {
+                    self.k[self.s - 1].clone()
+                } else {
+                    system.eval(self.x + h, &y1, stats)?
+                };
+                if h_new.abs() > hmax {
+                    h_new = hmax * self.direction;
+                }
+                if rejected_last {
+                    h_new = self.direction * h_new.abs().min(h.abs());
+                }
+                self.x_old = self.x;
+                self.y_old = std::mem::replace(&mut self.y, y1);
+                self.f_old = std::mem::replace(&mut self.f, f1);
+                self.x += h;
+                self.h = h_new;
+                self.hermite_end = None;
+                return Ok(StepReport {
+                    t_start: self.x_old,
+                    t_end: self.x,
+                    finished: last,
+                });
+            }
+            h_new = h / (1.0 / p.fac1).min(fac11 / p.safe);
+            if stats.accepted >= 1 {
+                stats.rejected += 1;
+            }
+            rejected_last = true;
+            self.h = h_new;
+        }
+    }
+
+    fn current(&self) -> (f64, &OVector<f64, D>) {
+        (self.x, &self.y)
+    }
+
+    fn current_derivative(&self) -> &OVector<f64, D> {
+        &self.f
+    }
+
+    fn rebase(&mut self, x: OVector<f64, D>, derivative: OVector<f64, D>) {
+        self.y = x;
+        self.f = derivative;
+    }
+
+    fn prepare_dense<S: System<D> + ?Sized>(
+        &mut self,
+        _system: &mut S,
+        _stats: &mut Stats,
+    ) -> Result<()> {
+        // Continuous weights need the step's stages (kept in `k`); the Hermite interpolant
+        // needs y₁ and f₁ of the step, saved here before a rebase can move them.
+        self.hermite_end = Some(self.y.clone());
+        Ok(())
+    }
+
+    fn dense(&self, t: f64) -> OVector<f64, D> {
+        let h = self.x - self.x_old;
+        let theta = if h == 0.0 { 1.0 } else { (t - self.x_old) / h };
+        match &self.dense_weights {
+            Some(weights) => {
+                let mut y = self.y_old.clone();
+                for (row, k) in weights.iter().zip(&self.k) {
+                    let w = row.iter().rev().fold(0.0, |acc, &q| (acc + q) * theta);
+                    if w != 0.0 {
+                        y.axpy(h * w, k, 1.0);
+                    }
+                }
+                y
+            }
+            None => {
+                // Cubic Hermite on (y₀, f₀) and (y₁, f₁).
+                let y1 = self.hermite_end.as_ref().unwrap_or(&self.y);
+                let t2 = theta * theta;
+                let t3 = t2 * theta;
+                let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+                let h10 = t3 - 2.0 * t2 + theta;
+                let h01 = -2.0 * t3 + 3.0 * t2;
+                let h11 = t3 - t2;
+                &self.y_old * h00 + &self.f_old * (h * h10) + y1 * h01 + &self.f * (h * h11)
+            }
+        }
+    }
+
+    fn order(&self) -> usize {
+        self.order
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn dense_degree(&self) -> usize {
+        self.dense_weights
+            .as_ref()
+            .map_or(3, |w| w.iter().map(|r| r.len()).max().unwrap_or(1))
+    }
+}

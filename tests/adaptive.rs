@@ -1,0 +1,259 @@
+//! The adaptive driver: the generic embedded pair against Hairer's published DOPRI5 run, the
+//! Lie-group lifting (Euclidean reduction, staying on the group, dense output, events).
+
+// Reference constants are written with the digits Hairer publishes.
+#![allow(clippy::excessive_precision)]
+
+use lieode::adaptive::{
+    ControllerParameters, Direction, EmbeddedRk, Event, IntegrateOptions, StopReason, Tolerances,
+    integrate_lie, integrate_vector,
+};
+use lieode::lie::rn::Rn;
+use lieode::lie::so3::So3;
+use lieode::lie::{LieGroup, Side};
+use lieode::ode::LieOde;
+use lieode::problems::{SphereProblem, TorquedRigidBody};
+use lieode::tableau::registry::{BS32, DOPRI5, TSIT5};
+use nalgebra::{Vector2, Vector4};
+
+const MU: f64 = 0.012277471;
+const ARENSTORF_Y0: [f64; 4] = [0.994, 0.0, 0.0, -2.00158510637908252240537862224];
+const ARENSTORF_END: f64 = 17.0652165601579625588917206249;
+
+fn arenstorf(_t: f64, y: &Vector4<f64>) -> Vector4<f64> {
+    let mu1 = 1.0 - MU;
+    let d1 = ((y[0] + MU).powi(2) + y[1].powi(2)).powf(1.5);
+    let d2 = ((y[0] - mu1).powi(2) + y[1].powi(2)).powf(1.5);
+    Vector4::new(
+        y[2],
+        y[3],
+        y[0] + 2.0 * y[3] - mu1 * (y[0] + MU) / d1 - MU * (y[0] - mu1) / d2,
+        y[1] - 2.0 * y[2] - mu1 * y[1] / d1 - MU * y[1] / d2,
+    )
+}
+
+fn dopri5(tol: f64) -> EmbeddedRk<nalgebra::Const<4>> {
+    EmbeddedRk::new(
+        &DOPRI5,
+        Tolerances::scalar(tol, tol).unwrap(),
+        ControllerParameters::dopri5(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn embedded_dopri5_reproduces_hairers_published_arenstorf_run() {
+    // Hairer–Nørsett–Wanner I (dr_dopri5 with rtol = atol = 1e-7):
+    // fcn=1442 step=240 accpt=216 rejct=22, y = (0.9940021016, 0.8911185472e-5).
+    let sol = integrate_vector(
+        dopri5(1e-7),
+        arenstorf,
+        0.0,
+        Vector4::from(ARENSTORF_Y0),
+        ARENSTORF_END,
+        IntegrateOptions { dense: true },
+        &mut [],
+    )
+    .unwrap();
+    let s = sol.stats;
+    assert_eq!(
+        (s.rhs_evaluations, s.steps, s.accepted, s.rejected),
+        (1442, 240, 216, 22)
+    );
+    let (t, y) = sol.last().unwrap();
+    assert_eq!(t, ARENSTORF_END);
+    // Printed to 10 digits; y₂ ≈ 9e-6 is a small component of an O(1) state, and this generic
+    // pair sums its stages in another order than Hairer's code, so it agrees to 4e-14 absolute
+    // (the dedicated `Dopri5` follows his operation order).
+    assert!((y[0] - 0.9940021016).abs() < 5e-11, "{}", y[0]);
+    assert!(
+        (y[1] - 0.8911185472e-5).abs() < 1e-13,
+        "{:e}",
+        y[1] - 0.8911185472e-5
+    );
+    // Dense output is continuous and hits the step values.
+    for w in sol.times.windows(2).take(20) {
+        let mid = sol.at(0.5 * (w[0] + w[1])).unwrap();
+        assert!(mid.iter().all(|v| v.is_finite()));
+        let at_end = sol.at(w[1]).unwrap();
+        let step = sol.states[sol.times.iter().position(|t| *t == w[1]).unwrap()];
+        assert!((at_end - step).norm() < 1e-14, "dense output at a step end");
+    }
+}
+
+/// ℝ² as a Lie group with the Van der Pol field as generator: the lifted method is the vector
+/// method up to the rounding of `y + θ` (the vector method adds the stages to `y` one by one),
+/// which can tip a borderline accept/reject decision.
+struct VanDerPolOnR2;
+impl LieOde<Rn<2>> for VanDerPolOnR2 {
+    fn side(&self) -> Side {
+        Side::Left
+    }
+    fn generator(&mut self, _t: f64, y: &Rn<2>) -> Rn<2> {
+        Rn(Vector2::new(
+            y.0[1],
+            ((1.0 - y.0[0] * y.0[0]) * y.0[1] - y.0[0]) / 0.1,
+        ))
+    }
+}
+
+#[test]
+fn lifted_method_on_rn_is_the_vector_method() {
+    for tableau in [&DOPRI5, &BS32, &TSIT5] {
+        let tol = Tolerances::scalar(1e-7, 1e-7).unwrap();
+        let vdp = |_t: f64, y: &Vector2<f64>| {
+            Vector2::new(y[1], ((1.0 - y[0] * y[0]) * y[1] - y[0]) / 0.1)
+        };
+        let vector = integrate_vector(
+            EmbeddedRk::new(tableau, tol.clone(), ControllerParameters::dopri5()).unwrap(),
+            vdp,
+            0.0,
+            Vector2::new(2.0, 0.0),
+            2.0,
+            IntegrateOptions::default(),
+            &mut [],
+        )
+        .unwrap();
+        let lifted = integrate_lie(
+            EmbeddedRk::new(tableau, tol, ControllerParameters::dopri5()).unwrap(),
+            VanDerPolOnR2,
+            0.0,
+            Rn(Vector2::new(2.0, 0.0)),
+            2.0,
+            IntegrateOptions::default(),
+            &mut [],
+        )
+        .unwrap();
+        let (sv, sl) = (vector.stats, lifted.stats);
+        let close = |a: usize, b: usize| (a as f64 - b as f64).abs() <= 0.03 * a as f64 + 2.0;
+        assert!(
+            close(sv.rhs_evaluations, sl.rhs_evaluations) && close(sv.accepted, sl.accepted),
+            "{}: {sv:?} vs {sl:?}",
+            tableau.name
+        );
+        let (_, yv) = vector.last().unwrap();
+        let (_, yl) = lifted.last().unwrap();
+        assert!(
+            (yv - yl.0).norm() < 1e-6 * (1.0 + yv.norm()),
+            "{}: {:e}",
+            tableau.name,
+            (yv - yl.0).norm()
+        );
+    }
+}
+
+#[test]
+fn lifted_dopri5_on_rotations_stays_on_the_group_and_converges() {
+    // Tolerance proportionality on the torqued rigid body (SO(3) × ℝ³ and SU(2) × ℝ³).
+    let body = TorquedRigidBody::default();
+    let mut previous = f64::INFINITY;
+    for tol in [1e-5, 1e-7, 1e-9, 1e-11] {
+        let t = Tolerances::scalar(tol, tol).unwrap();
+        let sol = integrate_lie(
+            EmbeddedRk::new(&DOPRI5, t, ControllerParameters::dopri5()).unwrap(),
+            body,
+            0.0,
+            body.exact(0.0),
+            2.0,
+            IntegrateOptions::default(),
+            &mut [],
+        )
+        .unwrap();
+        let (_, y) = sol.last().unwrap();
+        let err = y.distance(&body.exact(2.0)).unwrap();
+        let r = y.0.matrix();
+        let orthogonality = (r.transpose() * r - nalgebra::Matrix3::identity()).norm();
+        assert!(orthogonality < 1e-14, "RᵀR − I = {orthogonality:e}");
+        assert!(err < 200.0 * tol, "tol {tol:e}: error {err:e}");
+        assert!(
+            err < previous / 20.0,
+            "error must fall with the tolerance: {err:e} after {previous:e}"
+        );
+        previous = err;
+    }
+    let q_body = integrate_lie(
+        EmbeddedRk::new(
+            &DOPRI5,
+            Tolerances::scalar(1e-10, 1e-10).unwrap(),
+            ControllerParameters::dopri5(),
+        )
+        .unwrap(),
+        body,
+        0.0,
+        body.exact_quaternion(0.0),
+        2.0,
+        IntegrateOptions::default(),
+        &mut [],
+    )
+    .unwrap();
+    let (_, yq) = q_body.last().unwrap();
+    assert!(
+        (yq.0.quaternion().norm() - 1.0).abs() < 1e-15 * 4.0,
+        "|q| − 1"
+    );
+    assert!(yq.distance(&body.exact_quaternion(2.0)).unwrap() < 1e-8);
+}
+
+#[test]
+fn dense_output_on_the_group_and_events() {
+    let sphere = SphereProblem::default();
+    let tol = Tolerances::scalar(1e-10, 1e-10).unwrap();
+    // Event: the point crosses the plane z = 0.6 (rising), non-terminal, and the x = 0 plane
+    // (terminal, falling x).
+    let s2 = sphere;
+    let s3 = sphere;
+    let mut events = [
+        Event::new(
+            move |_t, y: &So3| s2.point_of(y)[2] - 0.6,
+            Direction::Either,
+            false,
+        ),
+        Event::new(
+            move |_t, y: &So3| s3.point_of(y)[0],
+            Direction::Falling,
+            true,
+        ),
+    ];
+    let sol = integrate_lie(
+        EmbeddedRk::new(&DOPRI5, tol, ControllerParameters::dopri5()).unwrap(),
+        sphere,
+        0.0,
+        So3::identity(),
+        2.0,
+        IntegrateOptions { dense: true },
+        &mut events,
+    )
+    .unwrap();
+    // Dense output between steps matches the exact solution to the tolerance's order.
+    let (t_last, _) = sol.last().unwrap();
+    for k in 1..40 {
+        let t = t_last * k as f64 / 40.0;
+        let x = sphere.point_of(&sol.at(t).unwrap());
+        assert!((x - sphere.exact_point(t)).norm() < 1e-7, "t = {t}");
+    }
+    // Every event located where the exact solution crosses.
+    for hit in &sol.events {
+        let exact = sphere.exact_point(hit.t);
+        let g = if hit.index == 0 {
+            exact[2] - 0.6
+        } else {
+            exact[0]
+        };
+        assert!(
+            g.abs() < 1e-7,
+            "event {} at {}: g(exact) = {g:e}",
+            hit.index,
+            hit.t
+        );
+    }
+    if let StopReason::TerminalEvent(i) = sol.stop {
+        assert_eq!(i, 1);
+        assert_eq!(sol.events.last().map(|h| h.index), Some(1));
+    }
+    assert!(
+        !sol.events.is_empty(),
+        "the point crosses z = 0.6 on [0, 2]"
+    );
+    // Out-of-range dense output is an error, not a panic.
+    assert!(sol.at(-1.0).is_err());
+}
