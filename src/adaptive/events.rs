@@ -68,7 +68,7 @@ pub(crate) fn crosses(direction: Direction, ga: f64, gb: f64) -> bool {
     }
 }
 
-/// Maximal iterations of [`locate`].
+/// Maximal iterations of the event-location iteration (Illinois regula falsi).
 pub const LOCATE_MAX_ITERATIONS: usize = 200;
 
 /// The zero of `g` between `ta` and `tb` (`g(ta) = ga`, `g(tb) = gb` of opposite signs or

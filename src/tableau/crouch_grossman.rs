@@ -215,8 +215,8 @@ fn single_exponentials(weights: &[f64], s: usize) -> Vec<Vec<f64>> {
 /// `Σ_{i<j} b_i c_i b_j + ½ Σ_i b_i² c_i − 1/6`.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `max_order` unless `1 ≤ max_order ≤ 4`;
-/// [`Error::InvalidTableau`] when the shapes are wrong, `A` is not strictly lower triangular,
+/// [`crate::Error::InvalidParameter`] naming `max_order` unless `1 ≤ max_order ≤ 4`;
+/// [`crate::Error::InvalidTableau`] when the shapes are wrong, `A` is not strictly lower triangular,
 /// or `Embedded` is asked of a tableau without `b̂`.
 ///
 /// # Examples
@@ -263,7 +263,7 @@ pub fn crouch_grossman_residuals(
 /// within `tolerance` (absolute); 0 when `Σ b_i = 1` fails.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `tolerance` unless it is finite and positive; the errors
+/// [`crate::Error::InvalidParameter`] naming `tolerance` unless it is finite and positive; the errors
 /// of [`crouch_grossman_residuals`].
 ///
 /// # Examples
@@ -291,8 +291,8 @@ pub fn achieved_crouch_grossman_order(
 /// Comput. Syst.* 19 (2003) 341–352; conditions derived as in [`crouch_grossman_residuals`]).
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `max_order` unless `1 ≤ max_order ≤ 4`;
-/// [`Error::InvalidTableau`] when the tableau has no commutator-free weights or their shapes
+/// [`crate::Error::InvalidParameter`] naming `max_order` unless `1 ≤ max_order ≤ 4`;
+/// [`crate::Error::InvalidTableau`] when the tableau has no commutator-free weights or their shapes
 /// are wrong (one product per stage, weight vectors of length `s`).
 ///
 /// # Examples
@@ -343,7 +343,7 @@ pub fn commutator_free_residuals(
 /// within `tolerance`.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `tolerance` unless it is finite and positive; the errors
+/// [`crate::Error::InvalidParameter`] naming `tolerance` unless it is finite and positive; the errors
 /// of [`commutator_free_residuals`].
 pub fn achieved_commutator_free_order(t: &ButcherTableau, tolerance: f64) -> Result<usize> {
     check_tolerance(tolerance)?;
