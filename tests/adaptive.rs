@@ -257,3 +257,94 @@ fn dense_output_on_the_group_and_events() {
     // Out-of-range dense output is an error, not a panic.
     assert!(sol.at(-1.0).is_err());
 }
+
+/// A spinning body translating fast: SO(3) × ℝ³ with |v| ~ 1e6. The rotation coordinates are
+/// tested absolutely (their `coordinate_magnitude` is zero), so the large translational state
+/// does not loosen the control of the attitude.
+struct FastTranslatingBody;
+impl LieOde<lieode::lie::product::Product<So3, Rn<3>>> for FastTranslatingBody {
+    fn side(&self) -> Side {
+        Side::Right
+    }
+    fn generator(
+        &mut self,
+        t: f64,
+        y: &lieode::lie::product::Product<So3, Rn<3>>,
+    ) -> lieode::lie::product::ProductAlgebra<lieode::lie::so3::So3Algebra, Rn<3>> {
+        let v = y.1.0;
+        // Body rate depends on the attitude and weakly on the velocity; the velocity is driven
+        // by an attitude-dependent thrust.
+        let r = y.0.matrix();
+        let w = nalgebra::Vector3::new(1.0 + 0.3 * r[(2, 0)], 0.5 * t.cos(), 0.2 + 1e-7 * v[0]);
+        let thrust = r * nalgebra::Vector3::new(1e6, 0.0, 0.0);
+        lieode::lie::product::ProductAlgebra(lieode::lie::so3::So3Algebra::new(w), Rn(thrust))
+    }
+}
+
+#[test]
+fn rotation_error_is_not_swamped_by_a_large_velocity() {
+    use lieode::lie::product::Product;
+    let y0 = Product(So3::identity(), Rn(nalgebra::Vector3::new(1e6, -2e6, 5e5)));
+    let run = |tol: f64| {
+        integrate_lie(
+            EmbeddedRk::new(
+                &DOPRI5,
+                Tolerances::scalar(tol, tol).unwrap(),
+                ControllerParameters::dopri5(),
+            )
+            .unwrap(),
+            FastTranslatingBody,
+            0.0,
+            y0,
+            3.0,
+            IntegrateOptions::default(),
+            &mut [],
+        )
+        .unwrap()
+    };
+    let reference = run(1e-13);
+    let (_, yr) = reference.last().unwrap();
+    for tol in [1e-6, 1e-8] {
+        let sol = run(tol);
+        let (_, y) = sol.last().unwrap();
+        let rotation_error = y.0.distance(&yr.0).unwrap();
+        let velocity_error = (y.1.0 - yr.1.0).norm() / yr.1.0.norm();
+        assert!(
+            rotation_error < 100.0 * tol,
+            "tol {tol:e}: attitude error {rotation_error:e}"
+        );
+        assert!(
+            velocity_error < 100.0 * tol,
+            "tol {tol:e}: relative velocity error {velocity_error:e}"
+        );
+    }
+    // Per-component tolerances (per factor): tight on the attitude, loose on the velocity.
+    let per_factor = Tolerances::per_component(
+        vec![1e-12, 1e-12, 1e-12, 1e-5, 1e-5, 1e-5],
+        vec![1e-12, 1e-12, 1e-12, 1e-5, 1e-5, 1e-5],
+    )
+    .unwrap();
+    let sol = integrate_lie(
+        EmbeddedRk::new(&DOPRI5, per_factor, ControllerParameters::dopri5()).unwrap(),
+        FastTranslatingBody,
+        0.0,
+        y0,
+        3.0,
+        IntegrateOptions::default(),
+        &mut [],
+    )
+    .unwrap();
+    let (_, y) = sol.last().unwrap();
+    assert!(
+        y.0.distance(&yr.0).unwrap() < 1e-9,
+        "per-factor attitude error"
+    );
+    // A tolerance vector of the wrong length is a named error.
+    let wrong = Tolerances::per_component(vec![1e-6; 4], vec![1e-6; 4]).unwrap();
+    let err = EmbeddedRk::<nalgebra::Const<6>>::new(&DOPRI5, wrong, ControllerParameters::dopri5())
+        .unwrap_err();
+    assert!(
+        matches!(err, lieode::Error::InvalidParameter { name: "rtol", .. }),
+        "{err}"
+    );
+}
