@@ -348,3 +348,54 @@ fn rotation_error_is_not_swamped_by_a_large_velocity() {
         "{err}"
     );
 }
+
+#[test]
+fn crouch_grossman_pair_under_step_size_control_on_the_group() {
+    use lieode::adaptive::integrate_controlled;
+    use lieode::engine::CommutatorFree;
+    use lieode::tableau::registry::CG23;
+    let sphere = SphereProblem::default();
+    let params = ControllerParameters {
+        beta: 0.0,
+        ..ControllerParameters::dopri5()
+    };
+    let mut previous = f64::INFINITY;
+    for tol in [1e-4, 1e-6, 1e-8] {
+        let t = Tolerances::scalar(tol, tol).unwrap();
+        let mut problem = sphere;
+        let sol = integrate_controlled(
+            CommutatorFree::<So3>::crouch_grossman(&CG23).unwrap(),
+            &mut problem,
+            So3::identity(),
+            0.0,
+            2.0,
+            &t,
+            &params,
+        )
+        .unwrap();
+        let y = sol.states.last().unwrap();
+        let err = (sphere.point_of(y) - sphere.exact_point(2.0)).norm();
+        assert!(err < 1e3 * tol, "tol {tol:e}: error {err:e}");
+        assert!(err < previous, "error falls with the tolerance");
+        assert!(sol.stats.rejected < sol.stats.accepted);
+        let r = y.matrix();
+        assert!((r.transpose() * r - nalgebra::Matrix3::identity()).norm() < 1e-13);
+        previous = err;
+    }
+    // An engine without embedded weights is refused by name.
+    let mut problem = sphere;
+    let err = integrate_controlled(
+        CommutatorFree::<So3>::crouch_grossman(&lieode::tableau::registry::CG3).unwrap(),
+        &mut problem,
+        So3::identity(),
+        0.0,
+        2.0,
+        &Tolerances::scalar(1e-6, 1e-6).unwrap(),
+        &params,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, lieode::Error::InvalidParameter { name: "engine", .. }),
+        "{err}"
+    );
+}
