@@ -399,3 +399,44 @@ fn crouch_grossman_pair_under_step_size_control_on_the_group() {
         "{err}"
     );
 }
+
+#[test]
+fn dense_output_on_the_group_has_the_order_of_its_interpolant() {
+    // Fixed steps (hmax = initial step, loose tolerance): the dense output of the lifted
+    // DOPRI5 pair — Shampine's order-4 continuous extension in θ, mapped by exp — is O(h⁵)
+    // away from the exact solution in mid-step, like the step values.
+    let sphere = SphereProblem::default();
+    let mut errors = vec![];
+    let hs = [0.1, 0.05, 0.025];
+    for h in hs {
+        let params = ControllerParameters {
+            hmax: Some(h),
+            initial_step: Some(h),
+            ..ControllerParameters::dopri5()
+        };
+        let sol = integrate_lie(
+            EmbeddedRk::new(&DOPRI5, Tolerances::scalar(1.0, 1.0).unwrap(), params).unwrap(),
+            sphere,
+            0.0,
+            So3::identity(),
+            2.0,
+            IntegrateOptions { dense: true },
+            &mut [],
+        )
+        .unwrap();
+        let mut worst: f64 = 0.0;
+        for w in sol.times.windows(2) {
+            for theta in [0.25, 0.5, 0.75] {
+                let t = w[0] + theta * (w[1] - w[0]);
+                let x = sphere.point_of(&sol.at(t).unwrap());
+                worst = worst.max((x - sphere.exact_point(t)).norm());
+            }
+        }
+        errors.push(worst);
+    }
+    let order = lieode::order::observed_order(&hs, &errors).unwrap();
+    assert!(
+        (order - 5.0).abs() < 0.3,
+        "dense-output order {order}: {errors:?}"
+    );
+}
