@@ -9,7 +9,6 @@
 #![allow(clippy::excessive_precision)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use std::hint::black_box;
 use lieode::adaptive::{
     ControllerParameters, Dop853, Dopri5, IntegrateOptions, Tolerances, integrate_lie,
     integrate_vector,
@@ -20,6 +19,7 @@ use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::lie::{LieGroup, Side};
 use lieode::ode::LieOde;
 use nalgebra::{Const, SVector, Vector3, Vector4};
+use std::hint::black_box;
 
 const MU: f64 = 0.012277471;
 const Y0: [f64; 4] = [0.994, 0.0, 0.0, -2.00158510637908252240537862224];

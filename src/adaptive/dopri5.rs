@@ -20,7 +20,7 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 use super::controller::ControllerParameters;
 use super::hairer::{
     StepSizeControl, StiffnessDetector, check_finite, check_start, initial_step, not_started,
-    scaled_square,
+    scaled_square, squared_distance,
 };
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
@@ -32,8 +32,9 @@ use crate::tableau::registry::DOPRI5;
 /// exact fractions: `(71/57600, 0, −71/16695, 71/1920, −17253/339200, 22/525, −1/40)`.
 ///
 /// They equal `b − b̂` of [`crate::tableau::registry::DOPRI5`] in exact arithmetic (checked in
-/// the tests); they are written here because the `f64` difference `b − b̂` loses about eight
-/// bits to cancellation (`35/384 − 5179/57600`), and Hairer's code uses the correctly
+/// the tests); they are written here because the `f64` difference `b − b̂` loses bits to
+/// cancellation (`35/384 − 5179/57600` is 7 units in the last place away from `71/57600`,
+/// `e₃`, `e₄`, `e₆` are off by 4, 1 and 2 units), while Hairer's code uses the correctly
 /// rounded fractions — bitwise reproduction of his error estimates needs the same numbers.
 ///
 /// # References
@@ -66,23 +67,17 @@ struct Coefficients {
 impl Coefficients {
     fn load() -> Self {
         let t = DOPRI5;
-        let mut a = [[0.0; 7]; 7];
-        let mut c = [0.0; 7];
-        let mut d = [0.0; 7];
-        for i in 0..7 {
-            for j in 0..7 {
-                a[i][j] = t.a(i, j);
-            }
-            c[i] = t.c.get(i).copied().unwrap_or(0.0);
-            d[i] = t
-                .dense
-                .as_ref()
-                .and_then(|dense| dense.coefficients.get(i))
-                .and_then(|row| row.get(3))
-                .copied()
-                .unwrap_or(0.0);
+        let entry = |v: &[f64], k: usize| v.get(k).copied().unwrap_or(0.0);
+        let dense = t.dense.as_ref();
+        Self {
+            a: std::array::from_fn(|i| std::array::from_fn(|j| entry(&t.a, i * t.stages + j))),
+            c: std::array::from_fn(|i| entry(&t.c, i)),
+            d: std::array::from_fn(|i| {
+                dense
+                    .and_then(|dense| dense.coefficients.get(i))
+                    .map_or(0.0, |row| entry(row, 3))
+            }),
         }
-        Self { a, c, d }
     }
 }
 
@@ -109,10 +104,7 @@ pub(crate) fn stage_combination<D, const M: usize>(
 
 /// `Σ_m w_m·k_m,i` for component `i`, left to right.
 #[inline(always)]
-pub(crate) fn weighted_sum<D, const M: usize>(
-    i: usize,
-    terms: [(f64, &OVector<f64, D>); M],
-) -> f64
+pub(crate) fn weighted_sum<D, const M: usize>(i: usize, terms: [(f64, &OVector<f64, D>); M]) -> f64
 where
     D: DimName,
     DefaultAllocator: Allocator<D>,
@@ -141,6 +133,9 @@ where
 /// stiffness test estimates `hλ = h ‖k₇ − k₆‖/‖y₁ − y₆‖` (stage 6 and the FSAL stage are both at
 /// `t₀ + h`) with border [`DOPRI5_STIFFNESS_BORDER`].
 ///
+/// The last step is shortened to `h = t_end − t` and ends at `t + h`, which is `t_end` up to
+/// rounding (as in Hairer's code); stepping after the end does nothing.
+///
 /// # Counting (as Hairer's `NFCN`, `NSTEP`, `NACCPT`, `NREJCT`)
 /// - `rhs_evaluations`: 1 for `F(t₀, y₀)` and 1 for the initial-step guess (HINIT) in
 ///   [`AdaptiveMethod::start`], then 6 per attempted step. Dense output costs nothing. Hairer
@@ -152,7 +147,7 @@ where
 ///
 /// # Examples
 /// ```
-/// use lieode::adaptive::{AdaptiveMethod, ControllerParameters, Dopri5, System, Tolerances};
+/// use lieode::adaptive::{AdaptiveMethod, Dopri5, System, Tolerances};
 /// use lieode::engine::Stats;
 /// use nalgebra::{Vector2, U2};
 ///
@@ -164,7 +159,8 @@ where
 ///     }
 /// }
 ///
-/// let mut method = Dopri5::new(Tolerances::scalar(1e-10, 1e-10)?, Dopri5::default_parameters())?;
+/// let parameters = Dopri5::<U2>::default_parameters(); // = ControllerParameters::dopri5()
+/// let mut method: Dopri5<U2> = Dopri5::new(Tolerances::scalar(1e-10, 1e-10)?, parameters)?;
 /// let mut stats = Stats::default();
 /// method.start(&mut Oscillator, 0.0, &Vector2::new(1.0, 0.0), 1.0, &mut stats)?;
 /// while !method.step(&mut Oscillator, &mut stats)?.finished {}
@@ -377,9 +373,8 @@ where
             });
         }
         let n = D::dim();
-        let a = self.coefficients.a;
-        let c = self.coefficients.c;
-        let e = DOPRI5_E;
+        let Coefficients { a, c, .. } = &self.coefficients;
+        let e = &DOPRI5_E;
         self.k[0].copy_from(&self.f);
         loop {
             let mut h = self.h;
@@ -394,7 +389,12 @@ where
                 self.y_stage[i] = y[i] + ha21 * k[0][i];
             }
             k[1] = system.eval(x + c[1] * h, &self.y_stage, stats)?;
-            stage_combination(&mut self.y_stage, y, h, [(a[2][0], &k[0]), (a[2][1], &k[1])]);
+            stage_combination(
+                &mut self.y_stage,
+                y,
+                h,
+                [(a[2][0], &k[0]), (a[2][1], &k[1])],
+            );
             k[2] = system.eval(x + c[2] * h, &self.y_stage, stats)?;
             stage_combination(
                 &mut self.y_stage,
@@ -465,20 +465,17 @@ where
             }
             let err = (err / n as f64).sqrt();
             if err.is_nan() {
-                return Err(crate::Error::NonFiniteState { what: "state", t: x });
+                return Err(crate::Error::NonFiniteState {
+                    what: "state",
+                    t: x,
+                });
             }
             let (fac11, h_new) = self.control.propose(err, h);
             if err <= 1.0 {
                 let accepted = self.control.accept(err, stats);
                 if self.stiffness.due(accepted) {
-                    let mut stnum = 0.0;
-                    let mut stden = 0.0;
-                    for i in 0..n {
-                        let df = k[6][i] - k[5][i];
-                        let dy = self.y_new[i] - self.y_stiff[i];
-                        stnum += df * df;
-                        stden += dy * dy;
-                    }
+                    let stnum = squared_distance(&k[6], &k[5]);
+                    let stden = squared_distance(&self.y_new, &self.y_stiff);
                     self.stiffness.test(h, stnum, stden, x)?;
                 }
                 check_finite(&self.y_new, "state", xph)?;
@@ -544,6 +541,11 @@ where
         }
     }
 
+    /// `CONTD5` is a polynomial of degree 4 in θ.
+    fn dense_degree(&self) -> usize {
+        4
+    }
+
     fn order(&self) -> usize {
         5
     }
@@ -565,8 +567,7 @@ where
     for i in 0..D::dim() {
         out[i] = cont[0][i]
             + theta
-                * (cont[1][i]
-                    + theta1 * (cont[2][i] + theta * (cont[3][i] + theta1 * cont[4][i])));
+                * (cont[1][i] + theta1 * (cont[2][i] + theta * (cont[3][i] + theta1 * cont[4][i])));
     }
     out
 }

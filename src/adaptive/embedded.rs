@@ -3,6 +3,7 @@
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::ControllerParameters;
+use super::hairer::{StepSizeControl, initial_step};
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -17,7 +18,8 @@ use crate::tableau::ButcherTableau;
 /// - `fac = max(1/fac2, min(1/fac1, err^{1/(q+1) − 0.75β} / (facold^β · safe)))`, `q = min(p, p̂)`,
 ///   `h_new = h/fac`; accepted when `err ≤ 1`, then `facold = max(err, 1e-4)`;
 ///   after a rejection the next step may not grow;
-/// - the first step by Hairer's HINIT of order `q + 1`; FSAL when the tableau says so;
+/// - the first step by Hairer's HINIT of order `q + 1`; FSAL when the tableau says so; the
+///   control is [`super::hairer::StepSizeControl`], shared with DOPRI5 and DOP853;
 /// - dense output from the tableau's continuous weights, or the cubic Hermite interpolant of
 ///   `(y₀, f₀, y₁, f₁)` (one extra evaluation when the pair is not FSAL).
 ///
@@ -49,9 +51,7 @@ where
     f_old: OVector<f64, D>,
     x_old: f64,
     h: f64,
-    x_end: f64,
-    direction: f64,
-    facold: f64,
+    control: StepSizeControl,
     hermite_end: Option<OVector<f64, D>>,
 }
 
@@ -109,9 +109,10 @@ where
             f_old: OVector::<f64, D>::zeros(),
             x_old: 0.0,
             h: 0.0,
-            x_end: 0.0,
-            direction: 1.0,
-            facold: 1e-4,
+            control: StepSizeControl::new(
+                &parameters,
+                1.0 / (q.min(tableau.order) as f64 + 1.0) - 0.75 * parameters.beta,
+            ),
             hermite_end: None,
         })
     }
@@ -126,69 +127,6 @@ where
         self.tolerances
             .scale(i, system.magnitude(y0, i), system.magnitude(y1, i))
     }
-}
-
-/// Where and for what [`initial_step`] chooses a step.
-pub(crate) struct InitialStepInput<'a, D: DimName>
-where
-    DefaultAllocator: Allocator<D>,
-{
-    pub x: f64,
-    pub y: &'a OVector<f64, D>,
-    pub f0: &'a OVector<f64, D>,
-    pub direction: f64,
-    pub order: usize,
-    pub hmax: f64,
-}
-
-/// Hairer's initial step size (HINIT) for a method of order `order`:
-/// `h₀ = 0.01 √(Σ(y₀/sk)²/Σ(f₀/sk)²)` (or 1e-6), one explicit Euler step, the second-derivative
-/// estimate `der2`, and `h = min(100 h₀, (0.01/max(der2, |f₀|))^{1/order}, hmax)`.
-pub(crate) fn initial_step<D: DimName, S: System<D> + ?Sized>(
-    system: &mut S,
-    tolerances: &Tolerances,
-    start: InitialStepInput<'_, D>,
-    stats: &mut Stats,
-) -> Result<f64>
-where
-    DefaultAllocator: Allocator<D>,
-{
-    let InitialStepInput {
-        x,
-        y,
-        f0,
-        direction,
-        order,
-        hmax,
-    } = start;
-    let n = y.len();
-    let (mut dnf, mut dny) = (0.0, 0.0);
-    for i in 0..n {
-        let sk = tolerances.atol(i) + tolerances.rtol(i) * system.magnitude(y, i);
-        dnf += (f0[i] / sk).powi(2);
-        dny += (y[i] / sk).powi(2);
-    }
-    let mut h = if dnf <= 1e-10 || dny <= 1e-10 {
-        1e-6
-    } else {
-        (dny / dnf).sqrt() * 0.01
-    };
-    h = h.min(hmax) * direction;
-    let y1 = y + f0 * h;
-    let f1 = system.eval(x + h, &y1, stats)?;
-    let mut der2: f64 = 0.0;
-    for i in 0..n {
-        let sk = tolerances.atol(i) + tolerances.rtol(i) * system.magnitude(y, i);
-        der2 += ((f1[i] - f0[i]) / sk).powi(2);
-    }
-    der2 = der2.sqrt() / h.abs();
-    let der12 = der2.abs().max(dnf.sqrt());
-    let h1 = if der12 <= 1e-15 {
-        1e-6_f64.max(h.abs() * 1e-3)
-    } else {
-        (0.01 / der12).powf(1.0 / order as f64)
-    };
-    Ok((100.0 * h.abs()).min(h1).min(hmax) * direction)
 }
 
 impl<D: DimName> AdaptiveMethod<D> for EmbeddedRk<D>
@@ -211,25 +149,26 @@ where
             });
         }
         self.x = t0;
-        self.x_end = t_end;
-        self.direction = (t_end - t0).signum();
+        self.control.begin(t0, t_end);
         self.y = x0.clone();
         self.f = system.eval(t0, x0, stats)?;
-        self.facold = 1e-4;
-        let hmax = self.parameters.hmax.unwrap_or((t_end - t0).abs());
+        let (posneg, hmax) = (self.control.posneg(), self.control.hmax());
         self.h = match self.parameters.initial_step {
-            Some(h) => h.min(hmax) * self.direction,
+            Some(h) => h.min(hmax) * posneg,
             None => {
                 let f0 = self.f.clone();
-                let input = InitialStepInput {
-                    x: t0,
-                    y: x0,
-                    f0: &f0,
-                    direction: self.direction,
-                    order: self.error_order + 1,
+                let order = self.error_order + 1;
+                initial_step(
+                    system,
+                    &self.tolerances,
+                    t0,
+                    x0,
+                    &f0,
+                    posneg,
                     hmax,
-                };
-                initial_step(system, &self.tolerances, input, stats)?
+                    order,
+                    stats,
+                )?
             }
         };
         Ok(())
@@ -240,35 +179,12 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<StepReport> {
-        let p = self.parameters;
-        let hmax = p
-            .hmax
-            .unwrap_or((self.x_end - self.x).abs().max(f64::MIN_POSITIVE));
-        let expo = 1.0 / (self.error_order as f64 + 1.0) - 0.75 * p.beta;
-        let mut rejected_last = false;
         let n = self.y.len();
         loop {
-            if stats.steps >= p.max_steps {
-                return Err(Error::MaxStepsExceeded {
-                    t: self.x,
-                    steps: p.max_steps,
-                });
-            }
-            if 0.1 * self.h.abs() <= self.x.abs() * p.uround {
-                return Err(Error::StepSizeTooSmall {
-                    t: self.x,
-                    h: self.h,
-                });
-            }
-            let mut last = false;
-            if (self.x + 1.01 * self.h - self.x_end) * self.direction > 0.0 {
-                self.h = self.x_end - self.x;
-                last = true;
-            }
-            stats.steps += 1;
-            let h = self.h;
+            let mut h = self.h;
+            self.control.before_attempt(self.x, &mut h, stats)?;
+            self.h = h;
             self.k[0] = self.f.clone();
-            let mut y1 = self.y.clone();
             for i in 1..self.s {
                 let mut yi = self.y.clone();
                 for j in 0..i {
@@ -279,43 +195,44 @@ where
                 }
                 self.k[i] = system.eval(self.x + self.c[i] * h, &yi, stats)?;
             }
-            for i in 0..self.s {
-                if self.b[i] != 0.0 {
-                    y1.axpy(h * self.b[i], &self.k[i], 1.0);
+            let mut y1 = self.y.clone();
+            for (bi, ki) in self.b.iter().zip(&self.k) {
+                if *bi != 0.0 {
+                    y1.axpy(h * bi, ki, 1.0);
                 }
             }
             let mut sum = 0.0;
             for comp in 0..n {
-                let mut e = 0.0;
-                for i in 0..self.s {
-                    e += self.e[i] * self.k[i][comp];
-                }
+                let e: f64 = self
+                    .e
+                    .iter()
+                    .zip(&self.k)
+                    .map(|(ei, ki)| ei * ki[comp])
+                    .sum();
                 let sk = self.sk(system, &self.y, &y1, comp);
                 sum += (h * e / sk).powi(2);
             }
             let err = (sum / n as f64).sqrt();
-            let fac11 = err.powf(expo);
-            let fac = (fac11 / self.facold.powf(p.beta) / p.safe).clamp(1.0 / p.fac2, 1.0 / p.fac1);
-            let mut h_new = h / fac;
+            if !err.is_finite() {
+                return Err(Error::NonFiniteState {
+                    what: "error estimate",
+                    t: self.x,
+                });
+            }
+            let (fac11, h_new) = self.control.propose(err, h);
             if err <= 1.0 {
-                self.facold = err.max(1e-4);
-                stats.accepted += 1;
+                self.control.accept(err, stats);
                 let f1 = if self.fsal {
                     self.k[self.s - 1].clone()
                 } else {
                     system.eval(self.x + h, &y1, stats)?
                 };
-                if h_new.abs() > hmax {
-                    h_new = hmax * self.direction;
-                }
-                if rejected_last {
-                    h_new = self.direction * h_new.abs().min(h.abs());
-                }
+                let last = self.control.is_last();
                 self.x_old = self.x;
                 self.y_old = std::mem::replace(&mut self.y, y1);
                 self.f_old = std::mem::replace(&mut self.f, f1);
                 self.x += h;
-                self.h = h_new;
+                self.h = self.control.after_accept(h_new, h);
                 self.hermite_end = None;
                 return Ok(StepReport {
                     t_start: self.x_old,
@@ -323,12 +240,7 @@ where
                     finished: last,
                 });
             }
-            h_new = h / (1.0 / p.fac1).min(fac11 / p.safe);
-            if stats.accepted >= 1 {
-                stats.rejected += 1;
-            }
-            rejected_last = true;
-            self.h = h_new;
+            self.h = self.control.reject(fac11, h, stats);
         }
     }
 

@@ -23,9 +23,9 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
+use super::System;
 use super::controller::ControllerParameters;
 use super::tolerance::Tolerances;
-use super::System;
 use crate::engine::Stats;
 use crate::error::{Error, Result};
 
@@ -42,6 +42,19 @@ pub fn scaled_square(e: f64, sk: f64) -> f64 {
         let q = e / sk;
         q * q
     }
+}
+
+/// `Σ_i (a_i − b_i)²`, summed in index order (the `STNUM`/`STDEN` sums of the stiffness test).
+#[inline]
+pub fn squared_distance<D>(a: &OVector<f64, D>, b: &OVector<f64, D>) -> f64
+where
+    D: DimName,
+    DefaultAllocator: Allocator<D>,
+{
+    a.iter().zip(b.iter()).fold(0.0, |s, (x, y)| {
+        let d = x - y;
+        s + d * d
+    })
 }
 
 /// Hairer's initial step size `HINIT` for a method of order `order`.
@@ -124,8 +137,8 @@ where
 /// `FACOLD`, `REJECT`, `LAST`, `NSTEP`, `NACCPT` and the constants derived from the
 /// [`ControllerParameters`].
 ///
-/// With `err` the scaled error of the step (accept if `err ≤ 1`) and the exponent
-/// `expo1 = 1/q − 0.75β/… ` of the method (DOPRI5: `0.2 − 0.75β`, DOP853: `1/8 − 0.2β`):
+/// With `err` the scaled error of the step (accepted if `err ≤ 1`) and the method's exponent
+/// `expo1` (DOPRI5: `1/5 − 0.75β`, DOP853: `1/8 − 0.2β`, Hairer's `EXPO1`):
 ///
 /// ```text
 /// fac11 = err^expo1,   fac = fac11 / facold^β          (Lund stabilisation)
@@ -352,7 +365,7 @@ impl StiffnessDetector {
     /// Whether the test is due after the `accepted`-th accepted step.
     #[inline]
     pub fn due(&self, accepted: usize) -> bool {
-        self.every.is_some_and(|n| accepted % n == 0) || self.iasti > 0
+        self.every.is_some_and(|n| accepted.is_multiple_of(n)) || self.iasti > 0
     }
 
     /// How many times stiffness was detected (15 positive tests in a row) in this integration.

@@ -13,23 +13,32 @@
 //! The methods work in `f64`: their reference behaviour is Hairer's Fortran codes, step for
 //! step, evaluation for evaluation.
 
+pub mod controlled;
 pub mod controller;
 pub mod dense;
+pub mod dop853;
+pub mod dopri5;
 pub mod embedded;
 pub mod events;
+pub mod hairer;
 pub mod integrate;
 pub mod lie;
+pub mod odex;
 pub mod tolerance;
 pub mod vector;
 
+pub use controlled::{ControlledSolution, ControlledState, integrate_controlled};
 pub use controller::{ControllerParameters, StiffnessCheck};
 pub use dense::DenseSegment;
+pub use dop853::Dop853;
+pub use dopri5::Dopri5;
 pub use embedded::EmbeddedRk;
 pub use events::{Direction, Event, EventFn, EventHit};
 pub use integrate::{
     AdaptiveSolution, IntegrateOptions, StopReason, integrate_lie, integrate_vector,
 };
 pub use lie::{LieSegment, LieStepper, LieSystem};
+pub use odex::{Odex, OdexParameters};
 pub use tolerance::Tolerances;
 pub use vector::{VectorStepper, VectorSystem};
 
