@@ -12,6 +12,7 @@
 pub mod adaptive;
 pub mod engine;
 pub mod error;
+pub mod hairer_reference;
 pub mod homogeneous;
 pub mod integrate;
 pub mod lie;

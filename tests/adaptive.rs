@@ -440,3 +440,116 @@ fn dense_output_on_the_group_has_the_order_of_its_interpolant() {
         "dense-output order {order}: {errors:?}"
     );
 }
+
+#[test]
+fn dop853_and_odex_lifted_to_the_group() {
+    use lieode::adaptive::{Dop853, Odex, OdexParameters};
+    let body = TorquedRigidBody::default();
+    for tol in [1e-6, 1e-9, 1e-12] {
+        let t = Tolerances::scalar(tol, tol).unwrap();
+        let dop = integrate_lie(
+            Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+            body,
+            0.0,
+            body.exact(0.0),
+            2.0,
+            IntegrateOptions { dense: true },
+            &mut [],
+        )
+        .unwrap();
+        let odex = integrate_lie(
+            // ODEX builds its interpolant (and controls its error) only when asked to;
+            // otherwise its dense output is a cubic Hermite interpolant.
+            Odex::new(
+                t,
+                OdexParameters {
+                    dense_output: true,
+                    ..OdexParameters::default()
+                },
+            )
+            .unwrap(),
+            body,
+            0.0,
+            body.exact(0.0),
+            2.0,
+            IntegrateOptions { dense: true },
+            &mut [],
+        )
+        .unwrap();
+        for (name, sol) in [("DOP853", &dop), ("ODEX", &odex)] {
+            let (_, y) = sol.last().unwrap();
+            let err = y.distance(&body.exact(2.0)).unwrap();
+            assert!(err < 1e3 * tol, "{name} tol {tol:e}: error {err:e}");
+            let r = y.0.matrix();
+            assert!(
+                (r.transpose() * r - nalgebra::Matrix3::identity()).norm() < 1e-14,
+                "{name} stays on SO(3)"
+            );
+            // Dense output in mid-step is as accurate as the steps.
+            let t_mid = 0.5 * (sol.times[1] + sol.times[2]);
+            let mid = sol.at(t_mid).unwrap().distance(&body.exact(t_mid)).unwrap();
+            assert!(mid < 1e3 * tol, "{name} dense output at {t_mid}: {mid:e}");
+        }
+    }
+}
+
+#[test]
+fn events_on_a_vector_problem() {
+    // y'' = −y from (1, 0): y₁ = cos t crosses zero at π/2 (falling) and 3π/2 (rising).
+    let oscillator = |_t: f64, y: &Vector2<f64>| Vector2::new(y[1], -y[0]);
+    let mut events = [
+        Event::new(|_t, y: &Vector2<f64>| y[0], Direction::Falling, false),
+        Event::new(|_t, y: &Vector2<f64>| y[0], Direction::Rising, true),
+    ];
+    let sol = integrate_vector(
+        EmbeddedRk::new(
+            &DOPRI5,
+            Tolerances::scalar(1e-10, 1e-10).unwrap(),
+            ControllerParameters::dopri5(),
+        )
+        .unwrap(),
+        oscillator,
+        0.0,
+        Vector2::new(1.0, 0.0),
+        10.0,
+        IntegrateOptions::default(),
+        &mut events,
+    )
+    .unwrap();
+    assert_eq!(sol.stop, StopReason::TerminalEvent(1));
+    assert_eq!(sol.events.len(), 2);
+    assert!((sol.events[0].t - std::f64::consts::FRAC_PI_2).abs() < 1e-9);
+    assert!((sol.events[1].t - 1.5 * std::f64::consts::PI).abs() < 1e-9);
+    assert_eq!(sol.last().unwrap().0, sol.events[1].t);
+    // A non-finite event function is a named error.
+    let mut bad = [Event::new(
+        |_t, _y: &Vector2<f64>| f64::NAN,
+        Direction::Either,
+        false,
+    )];
+    let err = integrate_vector(
+        EmbeddedRk::new(
+            &DOPRI5,
+            Tolerances::scalar(1e-6, 1e-6).unwrap(),
+            ControllerParameters::dopri5(),
+        )
+        .unwrap(),
+        oscillator,
+        0.0,
+        Vector2::new(1.0, 0.0),
+        1.0,
+        IntegrateOptions::default(),
+        &mut bad,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            lieode::Error::NonFiniteState {
+                what: "event function",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
