@@ -44,8 +44,11 @@ where
     side: Side,
     truncation: Truncation,
     base: G,
-    /// Recent `(t, θ, ξ)`, newest last.
+    /// Recent `(t, θ, ξ)`, a ring of [`CACHE`] entries (`next` is the oldest).
     cache: Vec<(f64, Coords<G>, G::Algebra)>,
+    next: usize,
+    /// The coordinate sizes of the last state asked about: error norms ask once per component.
+    magnitudes: std::cell::RefCell<Option<(Coords<G>, Coords<G>)>>,
 }
 
 impl<G: LieGroup<Scalar = f64>, P: LieOde<G>> LieSystem<G, P>
@@ -60,6 +63,8 @@ where
             truncation,
             base,
             cache: Vec::with_capacity(CACHE),
+            next: 0,
+            magnitudes: std::cell::RefCell::new(None),
         }
     }
 
@@ -88,10 +93,12 @@ where
                 t,
             });
         }
-        if self.cache.len() == CACHE {
-            self.cache.remove(0);
+        if self.cache.len() < CACHE {
+            self.cache.push((t, theta.clone(), xi));
+        } else {
+            self.cache[self.next] = (t, theta.clone(), xi);
+            self.next = (self.next + 1) % CACHE;
         }
-        self.cache.push((t, theta.clone(), xi));
         Ok(xi)
     }
 }
@@ -112,9 +119,19 @@ where
         Ok(k.to_coords())
     }
 
-    /// The size of coordinate `i` of the group state `exp(θ)·y_n`.
+    /// The size of coordinate `i` of the group state `exp(θ)·y_n` (computed once per `θ`).
     fn magnitude(&self, theta: &Coords<G>, i: usize) -> f64 {
-        self.point(theta).coordinate_magnitude(i)
+        let mut cached = self.magnitudes.borrow_mut();
+        match cached.as_ref() {
+            Some((th, m)) if th == theta => m[i],
+            _ => {
+                let y = self.point(theta);
+                let m = Coords::<G>::from_fn(|j, _| y.coordinate_magnitude(j));
+                let value = m[i];
+                *cached = Some((theta.clone(), m));
+                value
+            }
+        }
     }
 }
 
@@ -217,6 +234,7 @@ where
         }
         self.last_base = self.system.base;
         self.system.base = y1;
+        self.system.magnitudes.replace(None);
         self.current = y1;
         self.time = t1;
         self.rebase_pending = true;
@@ -232,9 +250,11 @@ where
             // The method's extra stages are relative to the last step's base.
             let new_base = self.system.base;
             self.system.base = self.last_base;
+            self.system.magnitudes.replace(None);
             let saved: Vec<_> = std::mem::take(&mut self.system.cache);
             let out = self.method.prepare_dense(&mut self.system, &mut self.stats);
             self.system.base = new_base;
+            self.system.magnitudes.replace(None);
             self.system.cache = saved;
             out?;
             self.dense_ready = true;

@@ -109,6 +109,47 @@ const fn bernoulli_over_factorial() -> [f64; SERIES_LEN] {
 /// `B_k/k!` (Bernoulli numbers with `B₁ = −½`): the coefficients of `dexp⁻¹ = Σ b_k ad^k`.
 pub const BERNOULLI_OVER_FACTORIAL: [f64; SERIES_LEN] = bernoulli_over_factorial();
 
+/// `(−1)^k/(2k+j)!` for `j ≤ 5`, `k < SERIES_TERMS`: the Taylor coefficients of `S_j`.
+const fn remainder_coefficients() -> [[f64; SERIES_TERMS]; 6] {
+    let mut out = [[0.0; SERIES_TERMS]; 6];
+    let mut j = 0;
+    while j < 6 {
+        let mut k = 0;
+        while k < SERIES_TERMS {
+            let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+            out[j][k] = sign * INV_FACTORIAL[2 * k + j];
+            k += 1;
+        }
+        j += 1;
+    }
+    out
+}
+
+const REMAINDER_COEFFICIENTS: [[f64; SERIES_TERMS]; 6] = remainder_coefficients();
+
+/// `|b_{2k+2}|`, the Taylor coefficients of `C(θ)` in `θ²`.
+const fn dexp_inv_coefficients() -> [f64; SERIES_TERMS] {
+    let mut out = [0.0; SERIES_TERMS];
+    let mut k = 0;
+    while k < SERIES_TERMS {
+        let b = BERNOULLI_OVER_FACTORIAL[2 * k + 2];
+        out[k] = if b < 0.0 { -b } else { b };
+        k += 1;
+    }
+    out
+}
+
+const DEXP_INV_COEFFICIENTS: [f64; SERIES_TERMS] = dexp_inv_coefficients();
+
+/// Horner evaluation of `Σ_{k<n} c_k x^k` over the first `n` entries of a table.
+#[inline(always)]
+fn horner_table<T: Real>(x: T, coefficients: &[f64]) -> T {
+    coefficients
+        .iter()
+        .rev()
+        .fold(T::zero(), |acc, &c| acc * x + real::<T>(c))
+}
+
 /// Horner evaluation of `Σ_{k<n} c(k) x^k` with coefficients given as `f64`.
 #[inline(always)]
 fn horner<T: Real>(x: T, n: usize, c: impl Fn(usize) -> f64) -> T {
@@ -119,13 +160,29 @@ fn horner<T: Real>(x: T, n: usize, c: impl Fn(usize) -> f64) -> T {
     acc
 }
 
-/// Taylor series of `S_j` at `x = θ²` with `n` terms.
+/// How many Taylor terms of `S_j` (coefficients `≤ 1/(2k)!`) reach round-off at `x = θ²`:
+/// the first omitted term `x^n/(2n)!` is below `10⁻²⁰` on each tier.
+#[inline(always)]
+fn s_terms<T: Real>(x: T, max: usize) -> usize {
+    let n = if x < real(1e-8) {
+        2
+    } else if x < real(1e-4) {
+        4
+    } else if x < real(1e-2) {
+        6
+    } else if x < real(0.25) {
+        9
+    } else {
+        max
+    };
+    n.min(max)
+}
+
+/// Taylor series of `S_j` at `x = θ²` with at most `n` terms (fewer where they suffice).
 #[inline(always)]
 fn s_taylor<T: Real>(j: usize, x: T, n: usize) -> T {
-    horner(x, n, |k| {
-        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
-        sign * INV_FACTORIAL[2 * k + j]
-    })
+    let n = s_terms(x, n);
+    horner_table(x, &REMAINDER_COEFFICIENTS[j][..n])
 }
 
 /// `S₀(θ) = cos θ`, `S₁(θ) = sin θ/θ` and `S₂(θ) = (1 − cos θ)/θ²` at `x = θ²`.
@@ -147,9 +204,13 @@ pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
     } else {
         let theta = x.sqrt();
         let (sin, cos) = theta.sin_cos();
-        let half_sin = (theta * real(0.5)).sin();
-        // 1 − cos θ = 2 sin²(θ/2) avoids cancellation.
-        (cos, sin / theta, half_sin * half_sin * real(2.0) / x)
+        // 1 − cos θ without cancellation: sin²θ/(1 + cos θ) while cos θ > 0.
+        let versin = if cos > T::zero() {
+            sin * sin / (T::one() + cos)
+        } else {
+            T::one() - cos
+        };
+        (cos, sin / theta, versin / x)
     }
 }
 
@@ -184,9 +245,19 @@ pub fn higher_remainders<T: Real>(x: T) -> (T, T, T) {
 #[inline]
 pub fn dexp_inv_coefficient<T: Real>(x: T) -> T {
     if x < real(SERIES_ANGLE_SQ) {
-        horner(x, SERIES_TERMS, |k| {
-            BERNOULLI_OVER_FACTORIAL[2 * k + 2].abs()
-        })
+        // Terms fall like (x/4π²)^k: fewer suffice for small angles.
+        let n = if x < real(1e-8) {
+            2
+        } else if x < real(1e-4) {
+            4
+        } else if x < real(1e-2) {
+            5
+        } else if x < real(0.25) {
+            8
+        } else {
+            SERIES_TERMS
+        };
+        horner_table(x, &DEXP_INV_COEFFICIENTS[..n])
     } else {
         let half = x.sqrt() * real(0.5);
         let (sin, cos) = half.sin_cos();
