@@ -13,6 +13,7 @@ use crate::ode::VectorOde;
 pub struct VectorSystem<P>(pub P);
 
 impl<P: VectorOde<f64, N>, const N: usize> System<Const<N>> for VectorSystem<P> {
+    #[inline(always)]
     fn eval(&mut self, t: f64, x: &SVector<f64, N>, stats: &mut Stats) -> Result<SVector<f64, N>> {
         stats.rhs_evaluations += 1;
         let f = self.0.rhs(t, x);

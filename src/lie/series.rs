@@ -214,6 +214,19 @@ pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
     }
 }
 
+/// `S₀(θ) = cos θ` and `S₁(θ) = sin θ/θ` at `x = θ²` (what the unit-quaternion exponential
+/// needs), with the same branches as [`cos_sinc_versinc`].
+#[inline]
+pub fn cos_sinc<T: Real>(x: T) -> (T, T) {
+    if x < real(SMALL_ANGLE_SQ) {
+        (s_taylor(0, x, SMALL_TERMS), s_taylor(1, x, SMALL_TERMS))
+    } else {
+        let theta = x.sqrt();
+        let (sin, cos) = theta.sin_cos();
+        (cos, sin / theta)
+    }
+}
+
 /// `S₃(θ) = (θ − sin θ)/θ³`, `S₄(θ) = (cos θ − 1 + θ²/2)/θ⁴` and
 /// `S₅(θ) = (sin θ − θ + θ³/6)/θ⁵` at `x = θ²`.
 #[inline]
@@ -254,6 +267,8 @@ pub fn dexp_inv_coefficient<T: Real>(x: T) -> T {
             5
         } else if x < real(0.25) {
             8
+        } else if x < real(1.0) {
+            12
         } else {
             SERIES_TERMS
         };

@@ -21,7 +21,7 @@
 
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
-use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc_versinc};
+use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc};
 use super::so3::{So3, dexp_inv_vector, dexp_vector};
 use super::{LieAlgebra, LieGroup, Real, real, to_f64};
 use crate::error::{Error, Result};
@@ -295,7 +295,7 @@ impl<T: Real> LieGroup for UnitQuat<T> {
     }
     /// `exp(v) = (cos|v|, sin|v| v/|v|)`.
     fn exp(xi: &Su2Algebra<T>) -> Self {
-        let (c, s1, _) = cos_sinc_versinc(xi.0.norm_squared());
+        let (c, s1) = cos_sinc(xi.0.norm_squared());
         let v = xi.0 * s1;
         Self {
             q: Quaternion::new(c, v.x, v.y, v.z),
