@@ -102,6 +102,23 @@ macro_rules! group_suite {
             }
 
             #[test]
+            fn coordinate_magnitudes_after_an_update_match_the_updated_state() {
+                let p = partners();
+                for c in samples().into_iter().take(8) {
+                    let g = G::exp(&alg(&c));
+                    for side in [Side::Left, Side::Right] {
+                        let theta = alg(&p[0]);
+                        let moved = g.exp_update(side, &theta);
+                        for i in 0..A::dim() {
+                            let direct = moved.coordinate_magnitude(i);
+                            let fast = g.coordinate_magnitude_at(side, &theta, i);
+                            assert!((direct - fast).abs() <= 1e-14 * (1.0 + direct), "coordinate {i}");
+                        }
+                    }
+                }
+            }
+
+            #[test]
             fn cast_to_dual_numbers_and_back_is_exact() {
                 for c in samples() {
                     let xi = alg(&c);

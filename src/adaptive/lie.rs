@@ -47,8 +47,6 @@ where
     /// Recent `(t, θ, ξ)`, a ring of [`CACHE`] entries (`next` is the oldest).
     cache: Vec<(f64, Coords<G>, G::Algebra)>,
     next: usize,
-    /// The coordinate sizes of the last state asked about: error norms ask once per component.
-    magnitudes: std::cell::RefCell<Option<(Coords<G>, Coords<G>)>>,
 }
 
 impl<G: LieGroup<Scalar = f64>, P: LieOde<G>> LieSystem<G, P>
@@ -64,7 +62,6 @@ where
             base,
             cache: Vec::with_capacity(CACHE),
             next: 0,
-            magnitudes: std::cell::RefCell::new(None),
         }
     }
 
@@ -119,19 +116,11 @@ where
         Ok(k.to_coords())
     }
 
-    /// The size of coordinate `i` of the group state `exp(θ)·y_n` (computed once per `θ`).
+    /// The size of coordinate `i` of the group state `exp(θ)·y_n`
+    /// ([`LieGroup::coordinate_magnitude_at`]: no exponential on rotation groups).
     fn magnitude(&self, theta: &Coords<G>, i: usize) -> f64 {
-        let mut cached = self.magnitudes.borrow_mut();
-        match cached.as_ref() {
-            Some((th, m)) if th == theta => m[i],
-            _ => {
-                let y = self.point(theta);
-                let m = Coords::<G>::from_fn(|j, _| y.coordinate_magnitude(j));
-                let value = m[i];
-                *cached = Some((theta.clone(), m));
-                value
-            }
-        }
+        self.base
+            .coordinate_magnitude_at(self.side, &G::Algebra::from_coords(theta), i)
     }
 }
 
@@ -234,7 +223,6 @@ where
         }
         self.last_base = self.system.base;
         self.system.base = y1;
-        self.system.magnitudes.replace(None);
         self.current = y1;
         self.time = t1;
         self.rebase_pending = true;
@@ -250,11 +238,9 @@ where
             // The method's extra stages are relative to the last step's base.
             let new_base = self.system.base;
             self.system.base = self.last_base;
-            self.system.magnitudes.replace(None);
             let saved: Vec<_> = std::mem::take(&mut self.system.cache);
             let out = self.method.prepare_dense(&mut self.system, &mut self.stats);
             self.system.base = new_base;
-            self.system.magnitudes.replace(None);
             self.system.cache = saved;
             out?;
             self.dense_ready = true;

@@ -263,6 +263,13 @@ pub trait LieGroup: Copy + Debug + PartialEq {
         real(0.0)
     }
 
+    /// [`LieGroup::coordinate_magnitude`] of `self.exp_update(side, θ)`. Groups whose sizes are
+    /// all zero (rotations, rigid motions, matrix groups) override it to skip the exponential;
+    /// adaptive drivers call it once per component and error test.
+    fn coordinate_magnitude_at(&self, side: Side, theta: &Self::Algebra, i: usize) -> Self::Scalar {
+        self.exp_update(side, theta).coordinate_magnitude(i)
+    }
+
     /// The left-invariant distance `|log(self⁻¹ · other)|`.
     ///
     /// # Errors

@@ -12,7 +12,7 @@ use nalgebra::{
     ComplexField, DefaultAllocator, DimNameAdd, DimNameSum, OVector, allocator::Allocator,
 };
 
-use super::{AlgebraDim, LieAlgebra, LieGroup, Real};
+use super::{AlgebraDim, LieAlgebra, LieGroup, Real, Side};
 use crate::error::Result;
 
 /// An element `(x₁, x₂)` of the direct sum `𝔤₁ ⊕ 𝔤₂`.
@@ -141,6 +141,15 @@ where
             self.0.coordinate_magnitude(i)
         } else {
             self.1.coordinate_magnitude(i - first)
+        }
+    }
+    /// Factor by factor, so a rotation factor needs no exponential.
+    fn coordinate_magnitude_at(&self, side: Side, theta: &Self::Algebra, i: usize) -> Self::Scalar {
+        let first = <G1::Algebra as LieAlgebra>::dim();
+        if i < first {
+            self.0.coordinate_magnitude_at(side, &theta.0, i)
+        } else {
+            self.1.coordinate_magnitude_at(side, &theta.1, i - first)
         }
     }
     /// `√(d₁² + d₂²)` from the factors' own distances (so a [`crate::lie::unit_quaternion::UnitQuat`]

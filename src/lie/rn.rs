@@ -7,7 +7,7 @@
 
 use nalgebra::{Const, OVector, SVector};
 
-use super::{LieAlgebra, LieGroup, Real};
+use super::{LieAlgebra, LieGroup, Real, Side};
 use crate::error::Result;
 
 /// A point of ℝⁿ, which is both a group element and an algebra element.
@@ -113,5 +113,12 @@ impl<const N: usize, T: Real> LieGroup for Rn<N, T> {
     /// `|v_i|`.
     fn coordinate_magnitude(&self, i: usize) -> T {
         self.0.get(i).map_or(T::zero(), |v| v.abs())
+    }
+    /// `|v_i + θ_i|` (either side: the group is abelian).
+    fn coordinate_magnitude_at(&self, _side: Side, theta: &Self, i: usize) -> T {
+        match (self.0.get(i), theta.0.get(i)) {
+            (Some(v), Some(t)) => (*v + *t).abs(),
+            _ => T::zero(),
+        }
     }
 }

@@ -34,7 +34,7 @@ use nalgebra::{Const, Matrix3, Matrix4, Matrix6, SVector, Vector3};
 
 use super::series::{cos_sinc_versinc, dexp_inv_coefficient, higher_remainders};
 use super::so3::{self, ORTHOGONALITY_TOLERANCE, So3, So3Algebra};
-use super::{LieAlgebra, LieGroup, Real, real, to_f64};
+use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
 
 /// An element `ξ = (ρ, φ)` of se(3): translational part `ρ` and rotational part `φ` (an so(3)
@@ -497,5 +497,9 @@ impl<T: Real> LieGroup for Se3<T> {
     }
     fn is_finite(&self) -> bool {
         self.rotation.is_finite() && self.translation.iter().all(|x| x.is_finite())
+    }
+    /// Zero: errors of this group's coordinates are tested absolutely.
+    fn coordinate_magnitude_at(&self, _side: Side, _theta: &Self::Algebra, _i: usize) -> T {
+        T::zero()
     }
 }

@@ -21,7 +21,7 @@
 use nalgebra::{Const, Matrix3, SVector, Vector3};
 
 use super::series::{asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders};
-use super::{LieAlgebra, LieGroup, Real, real, to_f64};
+use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
 
 /// Default tolerance of the membership checks of [`So3::from_matrix`] (Frobenius norm of
@@ -338,6 +338,10 @@ impl<T: Real> LieGroup for So3<T> {
     }
     fn is_finite(&self) -> bool {
         self.matrix.iter().all(|x| x.is_finite())
+    }
+    /// Zero: rotation errors are tested absolutely (in radians).
+    fn coordinate_magnitude_at(&self, _side: Side, _theta: &Self::Algebra, _i: usize) -> T {
+        T::zero()
     }
     /// The rotation angle of `self⁻¹ · other`, in `[0, π]`.
     fn distance(&self, other: &Self) -> Result<T> {

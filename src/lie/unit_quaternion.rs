@@ -23,7 +23,7 @@ use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
 use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc};
 use super::so3::{So3, dexp_inv_vector, dexp_vector};
-use super::{LieAlgebra, LieGroup, Real, real, to_f64};
+use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
 
 /// Default tolerance of the unit-norm check of [`UnitQuat::from_quaternion`]: `| |q| − 1 |`.
@@ -333,6 +333,10 @@ impl<T: Real> LieGroup for UnitQuat<T> {
     }
     fn is_finite(&self) -> bool {
         self.q.coords.iter().all(|x| x.is_finite())
+    }
+    /// Zero: rotation errors are tested absolutely (in radians).
+    fn coordinate_magnitude_at(&self, _side: Side, _theta: &Self::Algebra, _i: usize) -> T {
+        T::zero()
     }
     /// The rotation angle between the two rotations, in `[0, π]`: `q` and `−q` are at distance
     /// zero (double-cover aware), and the value equals the [`So3`] distance of the matrices.
