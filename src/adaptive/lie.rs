@@ -8,7 +8,7 @@
 //!
 //! FSAL survives the rebasing: the generator value `ξ(t_{n+1}, y_{n+1})` evaluated for the last
 //! stage of a step is, since `dexp⁻¹₀ = id`, exactly the first stage of the next one; the
-//! driver keeps the last few generator values and reuses it without a new evaluation.
+//! driver keeps the last generator value and reuses it without a new evaluation.
 //!
 //! Relative tolerances see the size of each coordinate through
 //! [`LieGroup::coordinate_magnitude`] of the group state: an ℝⁿ factor is tested like a vector
@@ -28,9 +28,6 @@ use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Side, Truncation};
 use crate::ode::LieOde;
 
-/// How many recent generator values are kept for FSAL reuse.
-const CACHE: usize = 4;
-
 type Coords<G> = OVector<f64, AlgebraDim<G>>;
 
 /// The local-coordinate vector field `θ' = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y_n))` of one step, seen as a
@@ -44,9 +41,8 @@ where
     side: Side,
     truncation: Truncation,
     base: G,
-    /// Recent `(t, θ, ξ)`, a ring of [`CACHE`] entries (`next` is the oldest).
-    cache: Vec<(f64, Coords<G>, G::Algebra)>,
-    next: usize,
+    /// The last `(t, θ, ξ)` evaluated: the FSAL stage of a step is its last evaluation.
+    cache: Option<(f64, Coords<G>, G::Algebra)>,
 }
 
 impl<G: LieGroup<Scalar = f64>, P: LieOde<G>> LieSystem<G, P>
@@ -60,8 +56,7 @@ where
             side,
             truncation,
             base,
-            cache: Vec::with_capacity(CACHE),
-            next: 0,
+            cache: None,
         }
     }
 
@@ -90,12 +85,7 @@ where
                 t,
             });
         }
-        if self.cache.len() < CACHE {
-            self.cache.push((t, theta.clone(), xi));
-        } else {
-            self.cache[self.next] = (t, theta.clone(), xi);
-            self.next = (self.next + 1) % CACHE;
-        }
+        self.cache = Some((t, theta.clone(), xi));
         Ok(xi)
     }
 }
@@ -212,15 +202,12 @@ where
                 t: t1,
             });
         }
-        // Re-key the cached generator values from θ on the old base to θ = 0 on the new one.
+        // Re-key the cached generator value from θ on the old base to θ = 0 on the new one.
         let theta = theta.clone();
-        for entry in self.system.cache.iter_mut() {
-            if entry.0 == t1 && entry.1 == theta {
-                entry.1 = Coords::<G>::zeros();
-            } else {
-                entry.0 = f64::NAN; // never matches again
-            }
-        }
+        self.system.cache = match self.system.cache.take() {
+            Some((tc, th, xi)) if tc == t1 && th == theta => Some((t1, Coords::<G>::zeros(), xi)),
+            _ => None,
+        };
         self.last_base = self.system.base;
         self.system.base = y1;
         self.current = y1;
@@ -238,7 +225,7 @@ where
             // The method's extra stages are relative to the last step's base.
             let new_base = self.system.base;
             self.system.base = self.last_base;
-            let saved: Vec<_> = std::mem::take(&mut self.system.cache);
+            let saved = self.system.cache.take();
             let out = self.method.prepare_dense(&mut self.system, &mut self.stats);
             self.system.base = new_base;
             self.system.cache = saved;
