@@ -135,21 +135,26 @@ fn lie_engines_reduce_to_the_classical_method_on_rn() {
     }
 }
 
+/// One step of `method` on [`Coupled`] from `x0` at `t = 0.1`.
+fn one_step<M: Step<Coupled, State = Vector3<f64>, Scalar = f64>>(
+    method: &mut M,
+    x0: &Vector3<f64>,
+    h: f64,
+) -> Vector3<f64> {
+    method
+        .step(&mut Coupled, 0.1, x0, h, &mut Stats::default())
+        .unwrap()
+        .state
+}
+
 #[test]
 fn adjoint_of_explicit_euler_is_implicit_euler_and_strang_is_the_midpoint_rule() {
     let x0 = Vector3::new(0.3, -0.2, 0.8);
     let h = 0.05;
-    let mut stats = Stats::default();
     let mut adjoint = Adjoint::new(ExplicitRk::<f64, 3>::new(&EULER).unwrap()).unwrap();
-    let a = adjoint
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let a = one_step(&mut adjoint, &x0, h);
     let mut be = ImplicitRk::<f64, 3, Newton>::new(&BACKWARD_EULER).unwrap();
-    let b = be
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let b = one_step(&mut be, &x0, h);
     assert!(
         (a - b).norm() < 1e-14,
         "adjoint(fE) = bE: {:e}",
@@ -158,15 +163,9 @@ fn adjoint_of_explicit_euler_is_implicit_euler_and_strang_is_the_midpoint_rule()
     // Φ_{h/2} ∘ Φ*_{h/2} with Φ = explicit Euler is the implicit midpoint rule.
     let mut strang = Composition::strang(ExplicitRk::<f64, 3>::new(&EULER).unwrap()).unwrap();
     assert_eq!(strang.order(), 2);
-    let s = strang
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let s = one_step(&mut strang, &x0, h);
     let mut mid = ImplicitRk::<f64, 3, Newton>::new(&IMPLICIT_MIDPOINT).unwrap();
-    let m = mid
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let m = one_step(&mut mid, &x0, h);
     assert!(
         (s - m).norm() < 1e-14,
         "Strang(fE) = implicit midpoint: {:e}",
@@ -180,15 +179,9 @@ fn adjoint_of_explicit_euler_is_implicit_euler_and_strang_is_the_midpoint_rule()
         0.5,
     )
     .unwrap();
-    let o = other
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let o = one_step(&mut other, &x0, h);
     let mut trap = ImplicitRk::<f64, 3, Newton>::new(&TRAPEZOID).unwrap();
-    let tr = trap
-        .step(&mut Coupled, 0.1, &x0, h, &mut stats)
-        .unwrap()
-        .state;
+    let tr = one_step(&mut trap, &x0, h);
     assert!(
         (o - tr).norm() < 1e-14,
         "fE then bE = trapezoid: {:e}",

@@ -20,7 +20,7 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 use super::controller::ControllerParameters;
 use super::dopri5::{stage_combination, weighted_sum};
 use super::hairer::{
-    StepSizeControl, StiffnessDetector, check_finite, check_start, initial_step, not_started,
+    StepSizeControl, StiffnessDetector, begin_integration, check_finite, not_started,
     scaled_square, squared_distance,
 };
 use super::tolerance::Tolerances;
@@ -335,27 +335,20 @@ where
         t_end: f64,
         stats: &mut Stats,
     ) -> Result<()> {
-        check_start(t0, x0, t_end)?;
         self.started = false;
-        self.control.begin(t0, t_end);
-        self.stiffness.reset();
-        let f0 = system.eval(t0, x0, stats)?;
-        check_finite(&f0, "right-hand side", t0)?;
-        let posneg = self.control.posneg();
-        self.h = match self.parameters.initial_step {
-            Some(h0) => h0.copysign(posneg),
-            None => initial_step(
-                system,
-                &self.tolerances,
-                t0,
-                x0,
-                &f0,
-                posneg,
-                self.control.hmax(),
-                8,
-                stats,
-            )?,
-        };
+        let (f0, h) = begin_integration(
+            system,
+            &self.tolerances,
+            &self.parameters,
+            &mut self.control,
+            &mut self.stiffness,
+            t0,
+            x0,
+            t_end,
+            8,
+            stats,
+        )?;
+        self.h = h;
         self.x = t0;
         self.y.copy_from(x0);
         self.f = f0;

@@ -458,3 +458,50 @@ pub(crate) fn not_started() -> Error {
         expected: "`start` before `step`".into(),
     }
 }
+
+/// The common start of DOPRI5 and DOP853: checks the input, resets the step-size control and
+/// the stiffness test, evaluates `F(t₀, x₀)` and chooses the first step — the given initial
+/// step with the sign of `t_end − t₀`, or HINIT of the method's `order`. Returns `(F(t₀, x₀), h)`.
+///
+/// # Errors
+/// As [`check_start`], [`System::eval`] and [`initial_step`]; a non-finite `F(t₀, x₀)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn begin_integration<D, S>(
+    system: &mut S,
+    tolerances: &Tolerances,
+    parameters: &ControllerParameters,
+    control: &mut StepSizeControl,
+    stiffness: &mut StiffnessDetector,
+    t0: f64,
+    x0: &OVector<f64, D>,
+    t_end: f64,
+    order: usize,
+    stats: &mut Stats,
+) -> Result<(OVector<f64, D>, f64)>
+where
+    D: DimName,
+    DefaultAllocator: Allocator<D>,
+    S: System<D> + ?Sized,
+{
+    check_start(t0, x0, t_end)?;
+    control.begin(t0, t_end);
+    stiffness.reset();
+    let f0 = system.eval(t0, x0, stats)?;
+    check_finite(&f0, "right-hand side", t0)?;
+    let posneg = control.posneg();
+    let h = match parameters.initial_step {
+        Some(h0) => h0.copysign(posneg),
+        None => initial_step(
+            system,
+            tolerances,
+            t0,
+            x0,
+            &f0,
+            posneg,
+            control.hmax(),
+            order,
+            stats,
+        )?,
+    };
+    Ok((f0, h))
+}
