@@ -619,3 +619,64 @@ fn the_user_can_drive_the_loop_and_change_the_problem_between_steps() {
     assert!((y[0] - exact).abs() < 1e-9, "{} vs {exact}", y[0]);
     assert!(stepper.stats().accepted > 5);
 }
+
+#[test]
+fn a_non_finite_right_hand_side_is_an_error_naming_it() {
+    use lieode::adaptive::{Dop853, Dopri5, Odex, OdexParameters};
+    // The derivative turns infinite (or NaN) once x₀ has fallen below 0.5: every method must
+    // stop with an error that names the right-hand side, not step on with a corrupt state.
+    for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+        let rhs = move |_t: f64, y: &Vector2<f64>| {
+            if y[0] < 0.5 {
+                Vector2::new(bad, 0.0)
+            } else {
+                Vector2::new(y[1], -y[0])
+            }
+        };
+        let tol = Tolerances::scalar(1e-8, 1e-8).unwrap();
+        let errors = [
+            integrate_vector(
+                Dop853::new(tol.clone(), ControllerParameters::dop853()).unwrap(),
+                rhs,
+                0.0,
+                Vector2::new(1.0, 0.0),
+                3.0,
+                IntegrateOptions::default(),
+                &mut [],
+            )
+            .unwrap_err(),
+            integrate_vector(
+                Dopri5::new(tol.clone(), ControllerParameters::dopri5()).unwrap(),
+                rhs,
+                0.0,
+                Vector2::new(1.0, 0.0),
+                3.0,
+                IntegrateOptions::default(),
+                &mut [],
+            )
+            .unwrap_err(),
+            integrate_vector(
+                Odex::new(tol.clone(), OdexParameters::default()).unwrap(),
+                rhs,
+                0.0,
+                Vector2::new(1.0, 0.0),
+                3.0,
+                IntegrateOptions::default(),
+                &mut [],
+            )
+            .unwrap_err(),
+        ];
+        for err in errors {
+            assert!(
+                matches!(
+                    err,
+                    lieode::Error::NonFiniteState {
+                        what: "right-hand side",
+                        t
+                    } if t > 0.0 && t < 3.0
+                ),
+                "{bad}: {err}"
+            );
+        }
+    }
+}

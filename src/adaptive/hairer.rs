@@ -443,11 +443,19 @@ where
     D: DimName,
     DefaultAllocator: Allocator<D>,
 {
-    if v.iter().all(|x| x.is_finite()) {
+    if all_finite(v.as_slice()) {
         Ok(())
     } else {
         Err(Error::NonFiniteState { what, t })
     }
+}
+
+/// Whether every entry is finite, without a branch per entry: `0·x` is `±0` for a finite `x`
+/// and NaN for an infinite or NaN one, and a NaN survives the sum. Called once per evaluation
+/// of the right-hand side, where `all(is_finite)` costs a visible share of a cheap one.
+#[inline(always)]
+pub(crate) fn all_finite(values: &[f64]) -> bool {
+    values.iter().fold(0.0, |sum, x| sum + x * 0.0) == 0.0
 }
 
 /// The error for `step` before `start`.

@@ -3,6 +3,7 @@
 use nalgebra::{Const, SVector};
 
 use super::dense::DenseSegment;
+use super::hairer::all_finite;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
 use crate::error::{Error, Result};
@@ -17,7 +18,7 @@ impl<P: VectorOde<f64, N>, const N: usize> System<Const<N>> for VectorSystem<P> 
     fn eval(&mut self, t: f64, x: &SVector<f64, N>, stats: &mut Stats) -> Result<SVector<f64, N>> {
         stats.rhs_evaluations += 1;
         let f = self.0.rhs(t, x);
-        if f.iter().all(|v| v.is_finite()) {
+        if all_finite(f.as_slice()) {
             Ok(f)
         } else {
             Err(Error::NonFiniteState {
