@@ -143,26 +143,55 @@ const fn dexp_inv_coefficients() -> [f64; SERIES_TERMS] {
 
 const DEXP_INV_COEFFICIENTS: [f64; SERIES_TERMS] = dexp_inv_coefficients();
 
-/// `Σ_{k<n} c_k x^k` over the first `n` entries of a table, as four interleaved Horner chains
-/// in `x⁴` (`p = P₀(x⁴) + x P₁(x⁴) + x²(P₂(x⁴) + x P₃(x⁴))`, `P_r` collecting `c_{4m+r}`).
+/// `Σ_{k<N} c_k x^k` as four interleaved Horner chains in `x⁴`
+/// (`p = P₀(x⁴) + x P₁(x⁴) + x²(P₂(x⁴) + x P₃(x⁴))`, `P_r` collecting `c_{4m+r}`).
 ///
-/// The four chains are independent, so the dependency chain is a quarter of plain Horner's:
-/// on the hot paths of the lifted integrators (one `dexp⁻¹` and one exponential per
-/// evaluation, 5–12 terms) this halves the time of the series.
+/// The four chains are independent, so the dependency chain is a quarter of plain Horner's,
+/// and with `N` fixed the loops unroll to straight-line code with no branch or bounds check:
+/// the series of the hot paths of the lifted integrators (one `dexp⁻¹` and one exponential per
+/// evaluation) cost a few nanoseconds.
 #[inline(always)]
-fn horner_table<T: Real>(x: T, coefficients: &[f64]) -> T {
+fn polynomial<T: Real, const N: usize>(x: T, coefficients: &[f64; N]) -> T {
     let x2 = x * x;
     let x4 = x2 * x2;
     let mut chains = [T::zero(); 4];
-    for chunk in coefficients.chunks(4).rev() {
+    for m in (0..N.div_ceil(4)).rev() {
         for (r, chain) in chains.iter_mut().enumerate() {
-            let c = chunk.get(r).copied().unwrap_or(0.0);
+            let i = 4 * m + r;
+            let c = if i < N { coefficients[i] } else { 0.0 };
             *chain = *chain * x4 + real::<T>(c);
         }
     }
     let [p0, p1, p2, p3] = chains;
     (p0 + x * p1) + x2 * (p2 + x * p3)
 }
+
+/// The first `N` entries of a coefficient table, at compile time.
+const fn leading<const N: usize>(table: &[f64; SERIES_TERMS]) -> [f64; N] {
+    let mut out = [0.0; N];
+    let mut k = 0;
+    while k < N {
+        out[k] = table[k];
+        k += 1;
+    }
+    out
+}
+
+/// Taylor terms of `S₀ … S₅` below [`SMALL_ANGLE_SQ`]: the first omitted term is below
+/// `x⁹/18! < 10⁻²¹`.
+const SMALL_SERIES: [[f64; SMALL_TERMS]; 6] = [
+    leading(&REMAINDER_COEFFICIENTS[0]),
+    leading(&REMAINDER_COEFFICIENTS[1]),
+    leading(&REMAINDER_COEFFICIENTS[2]),
+    leading(&REMAINDER_COEFFICIENTS[3]),
+    leading(&REMAINDER_COEFFICIENTS[4]),
+    leading(&REMAINDER_COEFFICIENTS[5]),
+];
+
+/// Taylor terms of `C(θ)` on the tiers of [`dexp_inv_coefficient`]: the terms fall like
+/// `(x/4π²)^k`, so 8 terms reach `10⁻¹⁸` for `x < 1/4` and 12 terms for `x < 1`.
+const DEXP_INV_SMALL: [f64; 8] = leading(&DEXP_INV_COEFFICIENTS);
+const DEXP_INV_MEDIUM: [f64; 12] = leading(&DEXP_INV_COEFFICIENTS);
 
 /// Horner evaluation of `Σ_{k<n} c(k) x^k` with coefficients given as `f64`.
 #[inline(always)]
@@ -172,31 +201,6 @@ fn horner<T: Real>(x: T, n: usize, c: impl Fn(usize) -> f64) -> T {
         acc = acc * x + real::<T>(c(k));
     }
     acc
-}
-
-/// How many Taylor terms of `S_j` (coefficients `≤ 1/(2k)!`) reach round-off at `x = θ²`:
-/// the first omitted term `x^n/(2n)!` is below `10⁻²⁰` on each tier.
-#[inline(always)]
-fn s_terms<T: Real>(x: T, max: usize) -> usize {
-    let n = if x < real(1e-8) {
-        2
-    } else if x < real(1e-4) {
-        4
-    } else if x < real(1e-2) {
-        6
-    } else if x < real(0.25) {
-        9
-    } else {
-        max
-    };
-    n.min(max)
-}
-
-/// Taylor series of `S_j` at `x = θ²` with at most `n` terms (fewer where they suffice).
-#[inline(always)]
-fn s_taylor<T: Real>(j: usize, x: T, n: usize) -> T {
-    let n = s_terms(x, n);
-    horner_table(x, &REMAINDER_COEFFICIENTS[j][..n])
 }
 
 /// `S₀(θ) = cos θ`, `S₁(θ) = sin θ/θ` and `S₂(θ) = (1 − cos θ)/θ²` at `x = θ²`.
@@ -211,9 +215,9 @@ fn s_taylor<T: Real>(j: usize, x: T, n: usize) -> T {
 pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
     if x < real(SMALL_ANGLE_SQ) {
         (
-            s_taylor(0, x, SMALL_TERMS),
-            s_taylor(1, x, SMALL_TERMS),
-            s_taylor(2, x, SMALL_TERMS),
+            polynomial(x, &SMALL_SERIES[0]),
+            polynomial(x, &SMALL_SERIES[1]),
+            polynomial(x, &SMALL_SERIES[2]),
         )
     } else {
         let theta = x.sqrt();
@@ -233,7 +237,10 @@ pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
 #[inline]
 pub fn cos_sinc<T: Real>(x: T) -> (T, T) {
     if x < real(SMALL_ANGLE_SQ) {
-        (s_taylor(0, x, SMALL_TERMS), s_taylor(1, x, SMALL_TERMS))
+        (
+            polynomial(x, &SMALL_SERIES[0]),
+            polynomial(x, &SMALL_SERIES[1]),
+        )
     } else {
         let theta = x.sqrt();
         let (sin, cos) = theta.sin_cos();
@@ -245,11 +252,17 @@ pub fn cos_sinc<T: Real>(x: T) -> (T, T) {
 /// `S₅(θ) = (sin θ − θ + θ³/6)/θ⁵` at `x = θ²`.
 #[inline]
 pub fn higher_remainders<T: Real>(x: T) -> (T, T, T) {
-    if x < real(SERIES_ANGLE_SQ) {
+    if x < real(SMALL_ANGLE_SQ) {
         (
-            s_taylor(3, x, SERIES_TERMS),
-            s_taylor(4, x, SERIES_TERMS),
-            s_taylor(5, x, SERIES_TERMS),
+            polynomial(x, &SMALL_SERIES[3]),
+            polynomial(x, &SMALL_SERIES[4]),
+            polynomial(x, &SMALL_SERIES[5]),
+        )
+    } else if x < real(SERIES_ANGLE_SQ) {
+        (
+            polynomial(x, &REMAINDER_COEFFICIENTS[3]),
+            polynomial(x, &REMAINDER_COEFFICIENTS[4]),
+            polynomial(x, &REMAINDER_COEFFICIENTS[5]),
         )
     } else {
         // S_j = (1/(j−2)! − S_{j−2}) / θ², started from S₁ and S₂.
@@ -273,20 +286,13 @@ pub fn higher_remainders<T: Real>(x: T) -> (T, T, T) {
 pub fn dexp_inv_coefficient<T: Real>(x: T) -> T {
     if x < real(SERIES_ANGLE_SQ) {
         // Terms fall like (x/4π²)^k: fewer suffice for small angles.
-        let n = if x < real(1e-8) {
-            2
-        } else if x < real(1e-4) {
-            4
-        } else if x < real(1e-2) {
-            5
-        } else if x < real(0.25) {
-            8
+        if x < real(SMALL_ANGLE_SQ) {
+            polynomial(x, &DEXP_INV_SMALL)
         } else if x < real(1.0) {
-            12
+            polynomial(x, &DEXP_INV_MEDIUM)
         } else {
-            SERIES_TERMS
-        };
-        horner_table(x, &DEXP_INV_COEFFICIENTS[..n])
+            polynomial(x, &DEXP_INV_COEFFICIENTS)
+        }
     } else {
         let half = x.sqrt() * real(0.5);
         let (sin, cos) = half.sin_cos();
