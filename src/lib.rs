@@ -11,7 +11,9 @@
 
 pub mod adaptive;
 pub mod engine;
+pub mod csv;
 pub mod error;
+pub mod experiment;
 pub mod hairer_reference;
 pub mod homogeneous;
 pub mod integrate;
@@ -19,6 +21,8 @@ pub mod lie;
 pub mod ode;
 pub mod order;
 pub mod output;
+#[cfg(feature = "plot")]
+pub mod plot;
 pub mod problems;
 pub mod tableau;
 pub mod tour;

@@ -1,0 +1,1 @@
+//! # Experiments (placeholder: being written)
