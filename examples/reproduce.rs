@@ -1,45 +1,45 @@
 //! The main job: regenerate every table and figure the library reproduces, on built-in
-//! defaults, and list them in `target/lieode/index.md`.
+//! defaults, and list them in `target/lieode/index.md` (or `$LIEODE_OUT/index.md`).
 //!
 //! ```text
 //! cargo run --release --example reproduce
 //! ```
 //!
-//! Runs the group tour and Hairer's reference runs; each paper reproduction adds itself here.
+//! Each reproduction is a library call in [`lieode::reproduce`] (the examples of the same name
+//! run one alone); every paper reproduction adds itself here.
 
-use lieode::hairer_reference::{hairer_reference_csv, hairer_reference_rows};
-use lieode::output::{output_dir, output_root, write_file};
-use lieode::tour::{group_tour, tour_csv, tour_table};
+use lieode::reproduce::{
+    Report, convergence_demo, group_tour, hairer_reference, work_precision_demo, write_index,
+};
+
+/// A reproduction: its title and the library call that runs it.
+type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let mut index = String::from("# lieode outputs\n\n");
-
-    let rows = group_tour()?;
-    print!("{}", tour_table(&rows));
-    let path = output_dir("group_tour")?.join("group_tour.csv");
-    write_file(&path, &tour_csv(&rows))?;
-    index.push_str(
-        "- `group_tour/group_tour.csv`: SO(3) as matrices, unit quaternions and the generic matrix \
-         group, compared map by map (compose, log, dexp⁻¹) over angles 1e-8 … π, with the error of \
-         the order-4 truncated dexp⁻¹ series.\n",
-    );
-
-    let rows = hairer_reference_rows()?;
-    let counts = output_dir("hairer_reference")?.join("counts.csv");
-    write_file(&counts, &hairer_reference_csv(&rows))?;
-    println!(
-        "Hairer reference runs: {} rows written to {}",
-        rows.len(),
-        counts.display()
-    );
-    index.push_str(
-        "- `hairer_reference/counts.csv`: DOPRI5, DOP853 and ODEX on the Arenstorf orbit and Van der \
-         Pol's equation (ε = 1e-3, 0.1) at tol 1e-4 … 1e-10, dense output off/on: Hairer's \
-         statistics (identical to his Fortran codes) and final values.\n",
-    );
-
-    let index_path = output_root().join("index.md");
-    write_file(&index_path, &index)?;
-    println!("wrote {} and {}", path.display(), index_path.display());
+    let runs: [Reproduction; 4] = [
+        ("group tour", group_tour),
+        ("Hairer's reference runs", hairer_reference),
+        ("convergence demo", convergence_demo),
+        ("work–precision demo", work_precision_demo),
+    ];
+    let mut reports = Vec::new();
+    for (title, run) in runs {
+        let start = std::time::Instant::now();
+        let report = run()?;
+        println!(
+            "== {title} ({:.1} s, {} files)",
+            start.elapsed().as_secs_f64(),
+            report.artifacts.len()
+        );
+        print!("{}", report.summary);
+        reports.push(report);
+    }
+    let index = write_index(&reports)?;
+    println!("\nSummary:");
+    println!("{:<24} {:>6}", "reproduction", "files");
+    for r in &reports {
+        println!("{:<24} {:>6}", r.name, r.artifacts.len());
+    }
+    println!("index: {}", index.display());
     Ok(())
 }

@@ -121,7 +121,11 @@ impl Table {
             return Err(Error::InvalidParameter {
                 name: "row",
                 value: format!("{} cells", row.len()),
-                expected: format!("{} cells, one per column {:?}", self.columns.len(), self.columns),
+                expected: format!(
+                    "{} cells, one per column {:?}",
+                    self.columns.len(),
+                    self.columns
+                ),
             });
         }
         self.rows.push(row);
@@ -268,11 +272,17 @@ fn split_records(text: &str) -> Result<Vec<(usize, Vec<Field>)>> {
                 in_quotes = true;
                 quoted = true;
             }
-            ',' => fields.push((std::mem::take(&mut field), std::mem::replace(&mut quoted, false))),
+            ',' => fields.push((
+                std::mem::take(&mut field),
+                std::mem::replace(&mut quoted, false),
+            )),
             '\r' => {}
             '\n' => {
                 if !(fields.is_empty() && field.is_empty() && !quoted) {
-                    fields.push((std::mem::take(&mut field), std::mem::replace(&mut quoted, false)));
+                    fields.push((
+                        std::mem::take(&mut field),
+                        std::mem::replace(&mut quoted, false),
+                    ));
                     records.push((record_line, std::mem::take(&mut fields)));
                 }
                 line += 1;

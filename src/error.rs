@@ -117,6 +117,17 @@ pub enum Error {
         /// The operating system's message.
         message: String,
     },
+    /// A figure cannot be drawn: no curves, a curve without points, x and y of different
+    /// lengths, a non-finite value, a non-positive value on a logarithmic axis, or a failure of
+    /// the drawing backend.
+    #[error("cannot draw figure `{figure}`: {reason}")]
+    Plot {
+        /// The figure's title.
+        figure: String,
+        /// What is wrong, naming the curve and the index of the offending point where there is
+        /// one.
+        reason: String,
+    },
 }
 
 /// The crate's result type.

@@ -10,8 +10,8 @@
 )]
 
 pub mod adaptive;
-pub mod engine;
 pub mod csv;
+pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod hairer_reference;
@@ -24,6 +24,7 @@ pub mod output;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod problems;
+pub mod reproduce;
 pub mod tableau;
 pub mod tour;
 

@@ -1,0 +1,365 @@
+//! A figure: its curves, axes and reference lines; validation and saving as SVG, PNG and CSV.
+
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+
+use super::curve::{Curve, CurveStyle, Scale};
+use super::layout::Layout;
+use super::render::{self, Target};
+use crate::csv::{Cell, Table};
+use crate::error::{Error, Result};
+use crate::output::write_file;
+
+/// A two-dimensional plot of [`Curve`]s, built with the `with_*` setters and written by
+/// [`Figure::save`].
+///
+/// Curves get the colours and marker shapes of the house style in the order they were added.
+/// Reference lines (e.g. `C·hᵖ` in a convergence plot) are drawn dashed grey behind the data
+/// and labelled next to the line rather than in the legend. The axes cover all points of the
+/// curves and reference lines, with some padding; the legend goes to a corner of the plot that
+/// holds no data, or to the right of it when every corner does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    title: String,
+    x_label: String,
+    y_label: String,
+    x_scale: Scale,
+    y_scale: Scale,
+    curves: Vec<Curve>,
+    reference_lines: Vec<Curve>,
+    style: CurveStyle,
+    size: (u32, u32),
+}
+
+/// The files [`Figure::save`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FigureFiles {
+    /// The vector image, `<stem>.svg`.
+    pub svg: PathBuf,
+    /// The bitmap, `<stem>.png`.
+    pub png: PathBuf,
+    /// The plotted data, `<stem>.csv`, columns `series,x,y`.
+    pub csv: PathBuf,
+}
+
+/// The smallest and largest accepted sizes, in pixels.
+const MIN_SIZE: (u32, u32) = (320, 240);
+const MAX_SIZE: u32 = 4000;
+
+impl Figure {
+    /// The default size in pixels, width × height.
+    pub const DEFAULT_SIZE: (u32, u32) = (900, 600);
+
+    /// An empty figure with this title, linear axes, curves drawn as
+    /// [`CurveStyle::LineAndMarkers`], [`Figure::DEFAULT_SIZE`]. Both axes need a label before
+    /// the figure can be drawn.
+    pub fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            x_label: String::new(),
+            y_label: String::new(),
+            x_scale: Scale::Linear,
+            y_scale: Scale::Linear,
+            curves: Vec::new(),
+            reference_lines: Vec::new(),
+            style: CurveStyle::LineAndMarkers,
+            size: Self::DEFAULT_SIZE,
+        }
+    }
+
+    /// Sets the title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = title.into();
+        self
+    }
+
+    /// Sets the x-axis label: the quantity and its unit, e.g. `wall time [s]`.
+    pub fn with_x_label(mut self, label: impl Into<String>) -> Self {
+        self.x_label = label.into();
+        self
+    }
+
+    /// Sets the y-axis label.
+    pub fn with_y_label(mut self, label: impl Into<String>) -> Self {
+        self.y_label = label.into();
+        self
+    }
+
+    /// Sets the x-axis scale.
+    pub fn with_x_scale(mut self, scale: Scale) -> Self {
+        self.x_scale = scale;
+        self
+    }
+
+    /// Sets the y-axis scale.
+    pub fn with_y_scale(mut self, scale: Scale) -> Self {
+        self.y_scale = scale;
+        self
+    }
+
+    /// Adds a curve.
+    pub fn with_curve(mut self, curve: Curve) -> Self {
+        self.curves.push(curve);
+        self
+    }
+
+    /// Adds a reference line: drawn dashed grey through its points, its label written next to
+    /// it (an empty label writes none).
+    pub fn with_reference_line(mut self, line: Curve) -> Self {
+        self.reference_lines.push(line);
+        self
+    }
+
+    /// Sets how curves without a style of their own are drawn.
+    pub fn with_style(mut self, style: CurveStyle) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Sets the size in pixels (width, height) of both the SVG and the PNG; text sizes are
+    /// fixed in pixels, so a larger figure has relatively smaller text.
+    pub fn with_size(mut self, width: u32, height: u32) -> Self {
+        self.size = (width, height);
+        self
+    }
+
+    /// The title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The x-axis label.
+    pub fn x_label(&self) -> &str {
+        &self.x_label
+    }
+
+    /// The y-axis label.
+    pub fn y_label(&self) -> &str {
+        &self.y_label
+    }
+
+    /// The x-axis scale.
+    pub fn x_scale(&self) -> Scale {
+        self.x_scale
+    }
+
+    /// The y-axis scale.
+    pub fn y_scale(&self) -> Scale {
+        self.y_scale
+    }
+
+    /// The curves, in drawing (and legend) order.
+    pub fn curves(&self) -> &[Curve] {
+        &self.curves
+    }
+
+    /// The reference lines.
+    pub fn reference_lines(&self) -> &[Curve] {
+        &self.reference_lines
+    }
+
+    /// The style of curves without one of their own.
+    pub fn style(&self) -> CurveStyle {
+        self.style
+    }
+
+    /// The size in pixels (width, height).
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// The error [`Error::Plot`] for this figure.
+    pub(crate) fn error(&self, reason: impl Into<String>) -> Error {
+        Error::Plot {
+            figure: if self.title.is_empty() {
+                "(untitled)".into()
+            } else {
+                self.title.clone()
+            },
+            reason: reason.into(),
+        }
+    }
+
+    /// Checks that the figure can be drawn.
+    ///
+    /// # Errors
+    /// [`Error::Plot`] naming the problem: no curves; a curve or reference line with no points,
+    /// with x and y of different lengths, with a non-finite value, or with a value `≤ 0` on a
+    /// logarithmic axis (naming the curve and the index of the point); an empty axis label; a
+    /// size outside 320×240 … 4000×4000.
+    pub fn validate(&self) -> Result<()> {
+        if self.curves.is_empty() {
+            return Err(self.error("no curves to draw"));
+        }
+        for (kind, curves) in [
+            ("curve", &self.curves),
+            ("reference line", &self.reference_lines),
+        ] {
+            for c in curves {
+                self.validate_curve(kind, c)?;
+            }
+        }
+        for (axis, label) in [("x", &self.x_label), ("y", &self.y_label)] {
+            if label.trim().is_empty() {
+                return Err(self.error(format!(
+                    "the {axis} axis has no label (name the quantity and its unit)"
+                )));
+            }
+        }
+        let (w, h) = self.size;
+        if w < MIN_SIZE.0 || h < MIN_SIZE.1 || w > MAX_SIZE || h > MAX_SIZE {
+            return Err(self.error(format!(
+                "size {w}×{h} pixels is outside {}×{} … {MAX_SIZE}×{MAX_SIZE}",
+                MIN_SIZE.0, MIN_SIZE.1
+            )));
+        }
+        Ok(())
+    }
+
+    fn validate_curve(&self, kind: &str, c: &Curve) -> Result<()> {
+        let name = &c.label;
+        if c.x.len() != c.y.len() {
+            return Err(self.error(format!(
+                "{kind} `{name}` has {} x values and {} y values",
+                c.x.len(),
+                c.y.len()
+            )));
+        }
+        if c.x.is_empty() {
+            return Err(self.error(format!("{kind} `{name}` has no points")));
+        }
+        for (axis, values, scale) in [("x", &c.x, self.x_scale), ("y", &c.y, self.y_scale)] {
+            for (i, v) in values.iter().enumerate() {
+                if !v.is_finite() {
+                    return Err(
+                        self.error(format!("{kind} `{name}`: {axis}[{i}] = {v} is not finite"))
+                    );
+                }
+                if scale == Scale::Log && *v <= 0.0 {
+                    return Err(self.error(format!(
+                        "{kind} `{name}`: {axis}[{i}] = {v:e} is not positive, but the {axis} \
+                         axis is logarithmic"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The plotted data as a table with columns `series,x,y`: one row per point, the curves
+    /// first, then the reference lines, each row naming its series by label.
+    ///
+    /// # Errors
+    /// Those of [`Figure::validate`].
+    pub fn to_table(&self) -> Result<Table> {
+        self.validate()?;
+        let mut table = Table::new(&["series", "x", "y"])?;
+        for c in self.curves.iter().chain(&self.reference_lines) {
+            for (x, y) in c.x.iter().zip(&c.y) {
+                table.push(vec![
+                    Cell::text(c.label.clone()),
+                    Cell::Real(*x),
+                    Cell::Real(*y),
+                ])?;
+            }
+        }
+        Ok(table)
+    }
+
+    /// The figure as an SVG document.
+    ///
+    /// # Errors
+    /// Those of [`Figure::validate`] and [`register_font`](super::register_font);
+    /// [`Error::Plot`] if the layout or drawing fails.
+    pub fn to_svg(&self) -> Result<String> {
+        let layout = self.plan()?;
+        self.svg_with(&layout)
+    }
+
+    fn plan(&self) -> Result<Layout> {
+        self.validate()?;
+        super::register_font()?;
+        Layout::plan(self).map_err(|reason| self.error(reason))
+    }
+
+    fn svg_with(&self, layout: &Layout) -> Result<String> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, self.size).into_drawing_area();
+            render::draw(self, layout, &root, Target::Svg).map_err(|r| self.error(r))?;
+            root.present().map_err(|e| self.error(e.to_string()))?;
+        }
+        Ok(render::svg_dashes(svg))
+    }
+
+    /// Writes the PNG: drawn at a multiple of the size and averaged down, which smooths
+    /// lines and markers (the bitmap backend does not anti-alias them).
+    fn write_png(&self, layout: &Layout, path: &Path) -> Result<()> {
+        let (w, h) = self.size;
+        let s = supersampling(w, h);
+        let (bw, bh) = (w * s, h * s);
+        let mut big = vec![255u8; (bw as usize) * (bh as usize) * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
+            render::draw(self, layout, &root, Target::Bitmap { scale: s })
+                .map_err(|r| self.error(r))?;
+            root.present().map_err(|e| self.error(e.to_string()))?;
+        }
+        let small = render::downsample(&big, (bw, bh), s);
+        let io = |e: &dyn std::fmt::Display| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let mut out = BitMapBackend::new(path, (w, h));
+        out.blit_bitmap((0, 0), (w, h), &small)
+            .map_err(|e| io(&e))?;
+        out.present().map_err(|e| io(&e))
+    }
+
+    /// Writes `<stem>.svg`, `<stem>.png` and `<stem>.csv` (see [`Figure::to_table`]) into
+    /// `dir`, creating it if needed. Nothing is written if the figure is invalid.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `stem` if it is empty or contains a path separator;
+    /// those of [`Figure::validate`]; [`Error::Io`] naming the folder or file that cannot be
+    /// created or written; [`Error::Plot`] if drawing fails.
+    pub fn save(&self, dir: &Path, stem: &str) -> Result<FigureFiles> {
+        if stem.is_empty() || stem.contains(['/', '\\']) || stem == "." || stem == ".." {
+            return Err(Error::InvalidParameter {
+                name: "stem",
+                value: format!("{stem:?}"),
+                expected: "a non-empty file name without separators".into(),
+            });
+        }
+        let table = self.to_table()?;
+        let layout = self.plan()?;
+        let svg = self.svg_with(&layout)?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let files = FigureFiles {
+            svg: dir.join(format!("{stem}.svg")),
+            png: dir.join(format!("{stem}.png")),
+            csv: dir.join(format!("{stem}.csv")),
+        };
+        table.write(&files.csv)?;
+        write_file(&files.svg, &svg)?;
+        self.write_png(&layout, &files.png)?;
+        Ok(files)
+    }
+}
+
+/// The supersampling factor of the PNG: 3 × 3 samples per pixel, fewer for large figures to
+/// bound the memory (≈ 27 bytes per pixel at 3).
+fn supersampling(w: u32, h: u32) -> u32 {
+    let pixels = u64::from(w) * u64::from(h);
+    if pixels <= 2_000_000 {
+        3
+    } else if pixels <= 5_000_000 {
+        2
+    } else {
+        1
+    }
+}
