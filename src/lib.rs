@@ -25,6 +25,7 @@ pub mod output;
 pub mod plot;
 pub mod problems;
 pub mod reproduce;
+pub mod rotation;
 pub mod tableau;
 pub mod tour;
 
