@@ -16,10 +16,22 @@
 //!   297 (2024) 109077 (the catalogue of its App. B, the benchmark of its §4).
 
 pub mod body;
+pub mod buss;
 pub mod direct_euler;
+pub mod fincham;
+pub mod johnson;
+pub mod mercurydpm;
+pub mod omelyan;
 pub mod quaternion;
+pub mod reference;
+pub mod rk4;
+pub mod spiral;
+pub mod spiral_leapfrog;
+pub mod spiral_magnus;
+pub mod spiral_omelyan;
 pub mod stepper;
 pub mod torque;
+pub mod velocity_verlet;
 
 pub use body::RigidBody;
 pub use direct_euler::DirectEuler;
