@@ -2,14 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use plotters::prelude::*;
-
+use super::axis::Axis;
+use super::chart::{self, Chart};
 use super::curve::{Curve, CurveStyle, Scale};
-use super::layout::Layout;
-use super::render::{self, Target};
 use crate::csv::{Cell, Table};
 use crate::error::{Error, Result};
-use crate::output::write_file;
 
 /// A two-dimensional plot of [`Curve`]s, built with the `with_*` setters and written by
 /// [`Figure::save`].
@@ -32,20 +29,17 @@ pub struct Figure {
     size: (u32, u32),
 }
 
-/// The files [`Figure::save`] wrote.
+/// The files [`Figure::save`] and [`BarFigure::save`](super::BarFigure::save) wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FigureFiles {
     /// The vector image, `<stem>.svg`.
     pub svg: PathBuf,
     /// The bitmap, `<stem>.png`.
     pub png: PathBuf,
-    /// The plotted data, `<stem>.csv`, columns `series,x,y`.
+    /// The plotted data, `<stem>.csv`: columns `series,x,y` for a [`Figure`],
+    /// `series,category,value` for a [`BarFigure`](super::BarFigure).
     pub csv: PathBuf,
 }
-
-/// The smallest and largest accepted sizes, in pixels.
-const MIN_SIZE: (u32, u32) = (320, 240);
-const MAX_SIZE: u32 = 4000;
 
 impl Figure {
     /// The default size in pixels, width × height.
@@ -171,14 +165,7 @@ impl Figure {
 
     /// The error [`Error::Plot`] for this figure.
     pub(crate) fn error(&self, reason: impl Into<String>) -> Error {
-        Error::Plot {
-            figure: if self.title.is_empty() {
-                "(untitled)".into()
-            } else {
-                self.title.clone()
-            },
-            reason: reason.into(),
-        }
+        chart::plot_error(&self.title, reason)
     }
 
     /// Checks that the figure can be drawn.
@@ -201,20 +188,9 @@ impl Figure {
             }
         }
         for (axis, label) in [("x", &self.x_label), ("y", &self.y_label)] {
-            if label.trim().is_empty() {
-                return Err(self.error(format!(
-                    "the {axis} axis has no label (name the quantity and its unit)"
-                )));
-            }
+            chart::check_axis_label(axis, label).map_err(|r| self.error(r))?;
         }
-        let (w, h) = self.size;
-        if w < MIN_SIZE.0 || h < MIN_SIZE.1 || w > MAX_SIZE || h > MAX_SIZE {
-            return Err(self.error(format!(
-                "size {w}×{h} pixels is outside {}×{} … {MAX_SIZE}×{MAX_SIZE}",
-                MIN_SIZE.0, MIN_SIZE.1
-            )));
-        }
-        Ok(())
+        chart::check_size(self.size).map_err(|r| self.error(r))
     }
 
     fn validate_curve(&self, kind: &str, c: &Curve) -> Result<()> {
@@ -230,18 +206,9 @@ impl Figure {
             return Err(self.error(format!("{kind} `{name}` has no points")));
         }
         for (axis, values, scale) in [("x", &c.x, self.x_scale), ("y", &c.y, self.y_scale)] {
-            for (i, v) in values.iter().enumerate() {
-                if !v.is_finite() {
-                    return Err(
-                        self.error(format!("{kind} `{name}`: {axis}[{i}] = {v} is not finite"))
-                    );
-                }
-                if scale == Scale::Log && *v <= 0.0 {
-                    return Err(self.error(format!(
-                        "{kind} `{name}`: {axis}[{i}] = {v:e} is not positive, but the {axis} \
-                         axis is logarithmic"
-                    )));
-                }
+            for (i, &v) in values.iter().enumerate() {
+                chart::check_value(v, scale, axis)
+                    .map_err(|r| self.error(format!("{kind} `{name}`: {axis}[{i}] {r}")))?;
             }
         }
         Ok(())
@@ -273,48 +240,7 @@ impl Figure {
     /// Those of [`Figure::validate`] and [`register_font`](super::register_font);
     /// [`Error::Plot`] if the layout or drawing fails.
     pub fn to_svg(&self) -> Result<String> {
-        let layout = self.plan()?;
-        self.svg_with(&layout)
-    }
-
-    fn plan(&self) -> Result<Layout> {
-        self.validate()?;
-        super::register_font()?;
-        Layout::plan(self).map_err(|reason| self.error(reason))
-    }
-
-    fn svg_with(&self, layout: &Layout) -> Result<String> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, self.size).into_drawing_area();
-            render::draw(self, layout, &root, Target::Svg).map_err(|r| self.error(r))?;
-            root.present().map_err(|e| self.error(e.to_string()))?;
-        }
-        Ok(render::svg_dashes(svg))
-    }
-
-    /// Writes the PNG: drawn at a multiple of the size and averaged down, which smooths
-    /// lines and markers (the bitmap backend does not anti-alias them).
-    fn write_png(&self, layout: &Layout, path: &Path) -> Result<()> {
-        let (w, h) = self.size;
-        let s = supersampling(w, h);
-        let (bw, bh) = (w * s, h * s);
-        let mut big = vec![255u8; (bw as usize) * (bh as usize) * 3];
-        {
-            let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
-            render::draw(self, layout, &root, Target::Bitmap { scale: s })
-                .map_err(|r| self.error(r))?;
-            root.present().map_err(|e| self.error(e.to_string()))?;
-        }
-        let small = render::downsample(&big, (bw, bh), s);
-        let io = |e: &dyn std::fmt::Display| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let mut out = BitMapBackend::new(path, (w, h));
-        out.blit_bitmap((0, 0), (w, h), &small)
-            .map_err(|e| io(&e))?;
-        out.present().map_err(|e| io(&e))
+        Chart::Curves(self).to_svg()
     }
 
     /// Writes `<stem>.svg`, `<stem>.png` and `<stem>.csv` (see [`Figure::to_table`]) into
@@ -325,41 +251,23 @@ impl Figure {
     /// those of [`Figure::validate`]; [`Error::Io`] naming the folder or file that cannot be
     /// created or written; [`Error::Plot`] if drawing fails.
     pub fn save(&self, dir: &Path, stem: &str) -> Result<FigureFiles> {
-        if stem.is_empty() || stem.contains(['/', '\\']) || stem == "." || stem == ".." {
-            return Err(Error::InvalidParameter {
-                name: "stem",
-                value: format!("{stem:?}"),
-                expected: "a non-empty file name without separators".into(),
-            });
-        }
-        let table = self.to_table()?;
-        let layout = self.plan()?;
-        let svg = self.svg_with(&layout)?;
-        std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let files = FigureFiles {
-            svg: dir.join(format!("{stem}.svg")),
-            png: dir.join(format!("{stem}.png")),
-            csv: dir.join(format!("{stem}.csv")),
-        };
-        table.write(&files.csv)?;
-        write_file(&files.svg, &svg)?;
-        self.write_png(&layout, &files.png)?;
-        Ok(files)
+        Chart::Curves(self).save(dir, stem)
     }
-}
 
-/// The supersampling factor of the PNG: 3 × 3 samples per pixel, fewer for large figures to
-/// bound the memory (≈ 27 bytes per pixel at 3).
-fn supersampling(w: u32, h: u32) -> u32 {
-    let pixels = u64::from(w) * u64::from(h);
-    if pixels <= 2_000_000 {
-        3
-    } else if pixels <= 5_000_000 {
-        2
-    } else {
-        1
+    /// The axes covering all points of the curves and reference lines, with some padding.
+    pub(crate) fn axes(&self) -> std::result::Result<(Axis, Axis), String> {
+        let all = || self.curves.iter().chain(&self.reference_lines);
+        let range = |values: &dyn Fn(&Curve) -> &[f64]| {
+            all()
+                .flat_map(|c| values(c).iter().copied())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                })
+        };
+        let (x_min, x_max) = range(&|c| &c.x);
+        let (y_min, y_max) = range(&|c| &c.y);
+        let x = Axis::fit(self.x_scale, x_min, x_max).map_err(|e| format!("x axis: {e}"))?;
+        let y = Axis::fit(self.y_scale, y_min, y_max).map_err(|e| format!("y axis: {e}"))?;
+        Ok((x, y))
     }
 }

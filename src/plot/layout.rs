@@ -1,16 +1,19 @@
 //! Placement: where the plot frame, ticks, labels, legend and annotations go, in logical pixels
 //! (y downwards). Text is measured with the bundled font, tick labels are thinned until they do
-//! not collide, and the legend and the reference-line labels are put where they cover no data.
+//! not collide (category names are turned upright when they do not fit side by side), and the
+//! legend and the reference-line labels are put where they cover no data.
 
 use plotters::style::{FontDesc, FontFamily, FontStyle};
 
 use super::FONT_FAMILY;
-use super::axis::{Axis, Ticks};
-use super::curve::{Curve, CurveStyle};
-use super::figure::Figure;
+use super::axis::{Axis, Tick, Ticks};
+use super::bars::BarFigure;
+use super::chart::Chart;
+use super::curve::{Curve, CurveStyle, Scale};
 use super::style::{
-    ANNOTATION_SIZE, AXIS_LABEL_SIZE, GAP, LEGEND_INSET, LEGEND_PADDING, LEGEND_SAMPLE,
-    LEGEND_SIZE, MARGIN, MARKER_RADIUS, TICK_LABEL_SIZE, TICK_LENGTH, TITLE_SIZE,
+    ANNOTATION_SIZE, AXIS_LABEL_SIZE, BAR_GROUP_WIDTH, GAP, LEGEND_INSET, LEGEND_PADDING,
+    LEGEND_SIZE, MARGIN, MARKER_RADIUS, MAX_UPRIGHT_LABELS, TICK_LABEL_SIZE, TICK_LENGTH,
+    TITLE_SIZE,
 };
 
 /// The bitmap renderer scales glyphs to `size` = ascent − descent (DejaVu Sans: 2384 of 2048
@@ -87,6 +90,14 @@ pub(crate) struct Legend {
     pub(crate) entries: Vec<(usize, f64)>,
 }
 
+/// How the x tick labels are written: their size, and whether they are turned to read upwards
+/// (category names too long to stand side by side).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TickLabels {
+    pub(crate) size: f64,
+    pub(crate) upwards: bool,
+}
+
 /// A line of text and its size (shrunk from the style's when it would not fit).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Label {
@@ -106,7 +117,9 @@ pub(crate) struct Layout {
     pub(crate) y: Axis,
     pub(crate) x_ticks: Ticks,
     pub(crate) y_ticks: Ticks,
-    /// The centre line of the x tick labels.
+    /// How the x tick labels are written.
+    pub(crate) x_tick_labels: TickLabels,
+    /// Where the x tick labels are anchored: their centre line, or the top end of upward ones.
     pub(crate) x_tick_labels_at: f64,
     /// The right edge of the y tick labels.
     pub(crate) y_tick_labels_at: f64,
@@ -130,7 +143,7 @@ pub(crate) fn text_width(text: &str, size: f64) -> Result<f64, String> {
 }
 
 /// The height reserved for a line of text of nominal size `size`.
-fn text_height(size: f64) -> f64 {
+pub(crate) fn text_height(size: f64) -> f64 {
     0.95 * size
 }
 
@@ -150,21 +163,42 @@ struct Frame {
 const MIN_PLOT: (f64, f64) = (120.0, 90.0);
 
 impl Layout {
-    /// Lays out a validated figure.
-    pub(crate) fn plan(fig: &Figure) -> Result<Self, String> {
-        let (w, h) = (f64::from(fig.size().0), f64::from(fig.size().1));
-        let all: Vec<&Curve> = fig.curves().iter().chain(fig.reference_lines()).collect();
-        let range = |values: &dyn Fn(&Curve) -> &[f64]| {
-            all.iter()
-                .flat_map(|c| values(c).iter().copied())
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                    (lo.min(v), hi.max(v))
-                })
+    /// Lays out a validated figure. Category names are written side by side if they fit,
+    /// else upwards, at a size that keeps neighbours apart and the longest name within
+    /// [`MAX_UPRIGHT_LABELS`] of the height.
+    pub(crate) fn plan(chart: Chart) -> Result<Self, String> {
+        let flat = TickLabels {
+            size: TICK_LABEL_SIZE,
+            upwards: false,
         };
-        let (x_min, x_max) = range(&|c| &c.x);
-        let (y_min, y_max) = range(&|c| &c.y);
-        let x = Axis::fit(fig.x_scale(), x_min, x_max).map_err(|e| format!("x axis: {e}"))?;
-        let y = Axis::fit(fig.y_scale(), y_min, y_max).map_err(|e| format!("y axis: {e}"))?;
+        let layout = Self::plan_with(chart, flat)?;
+        let categories = chart.categories();
+        if categories.is_empty() {
+            return Ok(layout);
+        }
+        let widest = widest(categories.iter().map(String::as_str), TICK_LABEL_SIZE)?;
+        let pitch = layout.plot.width() / categories.len() as f64;
+        if widest + TICK_LABEL_SIZE <= pitch {
+            return Ok(layout);
+        }
+        let height = f64::from(chart.size().1);
+        let size = TICK_LABEL_SIZE
+            .min(0.8 * pitch / text_height(1.0))
+            .min(TICK_LABEL_SIZE * MAX_UPRIGHT_LABELS * height / widest);
+        Self::plan_with(
+            chart,
+            TickLabels {
+                size,
+                upwards: true,
+            },
+        )
+    }
+
+    /// Lays out a validated figure with x tick labels written as `labels` says.
+    fn plan_with(chart: Chart, labels: TickLabels) -> Result<Self, String> {
+        let (w, h) = (f64::from(chart.size().0), f64::from(chart.size().1));
+        let (x, y) = chart.axes()?;
+        let categories = chart.categories();
 
         let fit = |text: &str, size: f64, room: f64| -> Result<f64, String> {
             let width = text_width(text, size)?;
@@ -174,33 +208,38 @@ impl Layout {
                 size
             })
         };
-        let title_size = fit(fig.title(), TITLE_SIZE, w - 2.0 * MARGIN)?;
-        let x_label_size = fit(fig.x_label(), AXIS_LABEL_SIZE, w - 2.0 * MARGIN)?;
-        let top = if fig.title().is_empty() {
+        let title_size = fit(chart.title(), TITLE_SIZE, w - 2.0 * MARGIN)?;
+        let x_label_size = fit(chart.x_label(), AXIS_LABEL_SIZE, w - 2.0 * MARGIN)?;
+        let top = if chart.title().is_empty() {
             MARGIN
         } else {
             MARGIN + text_height(title_size) + GAP
         } + 0.5 * TICK_LABEL_SIZE;
-        let bottom = h
-            - MARGIN
-            - text_height(x_label_size)
-            - GAP
-            - text_height(TICK_LABEL_SIZE)
-            - 0.75 * GAP
-            - TICK_LENGTH;
+        let x_label_room = if chart.x_label().is_empty() {
+            0.0
+        } else {
+            text_height(x_label_size) + GAP
+        };
+        let tick_label_room = if labels.upwards {
+            widest(categories.iter().map(String::as_str), labels.size)?
+        } else {
+            text_height(labels.size)
+        };
+        let bottom = h - MARGIN - x_label_room - tick_label_room - 0.75 * GAP - TICK_LENGTH;
         // The y label is centred on the plot and must stay inside the figure.
         let middle = 0.5 * (top + bottom);
         let room = 2.0 * (middle - MARGIN).min(h - MARGIN - middle);
-        let y_label_size = fit(fig.y_label(), AXIS_LABEL_SIZE, room)?;
+        let y_label_size = fit(chart.y_label(), AXIS_LABEL_SIZE, room)?;
         let geometry = Geometry {
             width: w,
             top: top.round(),
             bottom: bottom.round(),
             left_reserve: MARGIN + text_height(y_label_size) + GAP + 0.75 * GAP + TICK_LENGTH,
+            categories,
         };
 
         let mut layout = Self {
-            title: (!fig.title().is_empty()).then(|| Label {
+            title: (!chart.title().is_empty()).then(|| Label {
                 centre: (0.5 * w, MARGIN + 0.5 * text_height(title_size)),
                 size: title_size,
             }),
@@ -217,6 +256,7 @@ impl Layout {
             y,
             x_ticks: Ticks::default(),
             y_ticks: Ticks::default(),
+            x_tick_labels: labels,
             x_tick_labels_at: 0.0,
             y_tick_labels_at: 0.0,
             legend: None,
@@ -225,25 +265,24 @@ impl Layout {
 
         // First with the legend inside the plot; if every corner covers data, outside.
         layout.set_frame(geometry.frame(&x, &y, 0.0)?);
-        layout.annotations = layout.place_annotations(fig)?;
-        let entries: Vec<usize> = (0..fig.curves().len())
-            .filter(|&i| !fig.curves()[i].label.is_empty())
-            .collect();
+        layout.annotations = layout.place_annotations(chart)?;
+        let entries = chart.legend_entries();
         if entries.is_empty() {
             return Ok(layout);
         }
         let text = entries
             .iter()
-            .map(|&i| text_width(&fig.curves()[i].label, LEGEND_SIZE))
+            .map(|&(_, label)| text_width(label, LEGEND_SIZE))
             .collect::<Result<Vec<f64>, String>>()?
             .into_iter()
             .fold(0.0, f64::max);
+        let indices: Vec<usize> = entries.iter().map(|&(i, _)| i).collect();
         let row = legend_row(LEGEND_SIZE);
         let size = (
-            2.0 * LEGEND_PADDING + LEGEND_SAMPLE + GAP + text,
+            2.0 * LEGEND_PADDING + chart.legend_sample() + GAP + text,
             LEGEND_PADDING + entries.len() as f64 * row,
         );
-        let (best, covered) = layout.best_corner(fig, size);
+        let (best, covered) = layout.best_corner(chart, size);
         if covered > 0 {
             // Outside, if the plot keeps most of the width and the legend fits in height.
             let room = size.0 + 1.5 * GAP;
@@ -252,17 +291,17 @@ impl Layout {
                 && frame.plot.top + size.1 <= h - MARGIN
             {
                 layout.set_frame(frame);
-                layout.annotations = layout.place_annotations(fig)?;
+                layout.annotations = layout.place_annotations(chart)?;
                 let left = layout.plot.right + 1.5 * GAP;
                 let top = layout.plot.top;
-                layout.legend = Some(legend_at(left, top, size, &entries));
+                layout.legend = Some(legend_at(left, top, size, &indices));
                 return Ok(layout);
             }
         }
         // Inside at the best corner; a legend larger than the plot goes to its upper left.
         let p = layout.plot;
         let (left, top) = best.unwrap_or((p.left + LEGEND_INSET, p.top + LEGEND_INSET));
-        layout.legend = Some(legend_at(left, top, size, &entries));
+        layout.legend = Some(legend_at(left, top, size, &indices));
         Ok(layout)
     }
 
@@ -272,8 +311,12 @@ impl Layout {
         self.x_ticks = frame.x_ticks;
         self.y_ticks = frame.y_ticks;
         self.x_label.centre.0 = 0.5 * (plot.left + plot.right);
-        self.x_tick_labels_at =
-            plot.bottom + TICK_LENGTH + 0.75 * GAP + 0.5 * text_height(TICK_LABEL_SIZE);
+        let labels_top = plot.bottom + TICK_LENGTH + 0.75 * GAP;
+        self.x_tick_labels_at = if self.x_tick_labels.upwards {
+            labels_top
+        } else {
+            labels_top + 0.5 * text_height(self.x_tick_labels.size)
+        };
         self.y_tick_labels_at = plot.left - TICK_LENGTH - 0.75 * GAP;
     }
 
@@ -295,16 +338,65 @@ impl Layout {
             .collect()
     }
 
-    /// Pixels covered by data: every point, and points every 3 px along drawn lines.
-    fn samples(&self, fig: &Figure) -> Vec<(f64, f64)> {
+    /// The bars of a bar figure in pixels, each with the index of its group, group by group.
+    /// Category `k` spans `k … k + 1` along x; its bars share the middle [`BAR_GROUP_WIDTH`] of
+    /// that, in group order, with a hair of white between neighbours. Bars rise from 0 on a
+    /// linear axis, from the bottom of the axis on a logarithmic one.
+    pub(crate) fn bars(&self, fig: &BarFigure) -> Vec<(usize, Rect)> {
+        let m = fig.groups().len().max(1) as f64;
+        let width = BAR_GROUP_WIDTH / m;
+        let base = self.px_y(match self.y.scale {
+            Scale::Linear => 0.0,
+            Scale::Log => self.y.lo,
+        });
         let mut out = Vec::new();
-        let lines = fig
-            .curves()
-            .iter()
-            .map(|c| (c, c.style.unwrap_or(fig.style()) != CurveStyle::Markers))
-            .chain(fig.reference_lines().iter().map(|c| (c, true)));
-        for (c, joined) in lines {
-            let points = self.points(c);
+        for (j, group) in fig.groups().iter().enumerate() {
+            for (k, &value) in group.values.iter().enumerate() {
+                let from = k as f64 + 0.5 * (1.0 - BAR_GROUP_WIDTH) + j as f64 * width;
+                let (left, right) = (self.px_x(from), self.px_x(from + width));
+                let gap = if m > 1.0 && right - left >= 4.0 {
+                    0.5
+                } else {
+                    0.0
+                };
+                let top = self.px_y(self.y.coord(value));
+                out.push((
+                    j,
+                    Rect::new(left + gap, top.min(base), right - gap, top.max(base)),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Pixels covered by data: every point, points every 3 px along drawn lines, and a 3 px
+    /// grid over every bar.
+    fn samples(&self, chart: Chart) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        let mut lines: Vec<(Vec<(f64, f64)>, bool)> = Vec::new();
+        match chart {
+            Chart::Curves(fig) => {
+                for c in fig.curves() {
+                    let joined = c.style.unwrap_or(fig.style()) != CurveStyle::Markers;
+                    lines.push((self.points(c), joined));
+                }
+            }
+            Chart::Bars(fig) => {
+                for (_, r) in self.bars(fig) {
+                    let (nx, ny) = ((r.width() / 3.0).ceil(), (r.height() / 3.0).ceil());
+                    for i in 0..=nx as usize {
+                        for j in 0..=ny as usize {
+                            let (u, v) = (i as f64 / nx.max(1.0), j as f64 / ny.max(1.0));
+                            out.push((r.left + u * r.width(), r.top + v * r.height()));
+                        }
+                    }
+                }
+            }
+        }
+        for line in chart.reference_lines() {
+            lines.push((self.points(&line), true));
+        }
+        for (points, joined) in lines {
             out.extend_from_slice(&points);
             if joined {
                 for pair in points.windows(2) {
@@ -323,12 +415,12 @@ impl Layout {
     /// Labels of the reference lines: beside an end of the line or a point along it, in the
     /// quadrant around it that covers the fewest data pixels and no other label, inside the
     /// plot (the ends win ties).
-    fn place_annotations(&self, fig: &Figure) -> Result<Vec<Annotation>, String> {
-        let samples = self.samples(fig);
+    fn place_annotations(&self, chart: Chart) -> Result<Vec<Annotation>, String> {
+        let samples = self.samples(chart);
         let mut placed: Vec<Rect> = Vec::new();
         let mut out = Vec::new();
         let inner = self.plot.inflate(-2.0);
-        for line in fig.reference_lines() {
+        for line in chart.reference_lines() {
             if line.label.is_empty() {
                 continue;
             }
@@ -336,7 +428,7 @@ impl Layout {
                 text_width(&line.label, ANNOTATION_SIZE)?,
                 text_height(ANNOTATION_SIZE),
             );
-            let points = self.points(line);
+            let points = self.points(&line);
             let (Some(&first), Some(&last)) = (points.first(), points.last()) else {
                 continue;
             };
@@ -376,7 +468,7 @@ impl Layout {
     /// The inside corner for a legend of `size` covering the fewest data pixels (preferring
     /// upper right, upper left, lower left, lower right on ties), and how many it covers;
     /// `None` if the legend does not fit inside at all.
-    fn best_corner(&self, fig: &Figure, size: (f64, f64)) -> (Option<(f64, f64)>, usize) {
+    fn best_corner(&self, chart: Chart, size: (f64, f64)) -> (Option<(f64, f64)>, usize) {
         let p = self.plot;
         let (w, h) = size;
         if w + 2.0 * LEGEND_INSET > p.width() || h + 2.0 * LEGEND_INSET > p.height() {
@@ -384,7 +476,7 @@ impl Layout {
         }
         let (l, r) = (p.left + LEGEND_INSET, p.right - LEGEND_INSET - w);
         let (t, b) = (p.top + LEGEND_INSET, p.bottom - LEGEND_INSET - h);
-        let samples = self.samples(fig);
+        let samples = self.samples(chart);
         let labels: Vec<Rect> = self
             .annotations
             .iter()
@@ -423,18 +515,21 @@ fn legend_at(left: f64, top: f64, (w, h): (f64, f64), entries: &[usize]) -> Lege
     }
 }
 
-/// The fixed part of the page: vertical extent of the plot, room for the y labels.
-struct Geometry {
+/// The fixed part of the page: vertical extent of the plot, room for the y labels, the names
+/// along a categorical x axis (empty for a numeric one).
+struct Geometry<'a> {
     width: f64,
     top: f64,
     bottom: f64,
     /// Room left of the plot besides the y tick labels.
     left_reserve: f64,
+    categories: &'a [String],
 }
 
-impl Geometry {
+impl Geometry<'_> {
     /// The plot area and ticks with `room` pixels reserved on the right: the finest ticks
-    /// whose labels do not collide, the plot as wide as the last x label allows.
+    /// whose labels do not collide, the plot as wide as the last x label allows; one tick in
+    /// the middle of each category on a categorical axis.
     fn frame(&self, x: &Axis, y: &Axis, room: f64) -> Result<Frame, String> {
         let height = self.bottom - self.top;
         let y_ticks = finest(y, |t| min_gap(y, t, height) >= 1.5 * TICK_LABEL_SIZE)
@@ -442,13 +537,47 @@ impl Geometry {
         let y_label_width = max_width(&y_ticks)?;
         let left = (self.left_reserve + y_label_width).ceil();
         let limit = self.width - MARGIN;
+        let (x_ticks, right) = if self.categories.is_empty() {
+            self.numeric_x_ticks(x, left, limit - room)?
+        } else {
+            let major = self
+                .categories
+                .iter()
+                .enumerate()
+                .map(|(k, name)| Tick {
+                    at: k as f64 + 0.5,
+                    label: name.clone(),
+                })
+                .collect();
+            let minor = Vec::new();
+            (Ticks { major, minor }, (limit - room).floor())
+        };
+        let plot = Rect::new(left, self.top, right, self.bottom);
+        if plot.width() < MIN_PLOT.0 || plot.height() < MIN_PLOT.1 {
+            return Err(format!(
+                "the figure is too small for its labels: {:.0}×{:.0} pixels left for the plot",
+                plot.width(),
+                plot.height()
+            ));
+        }
+        Ok(Frame {
+            plot,
+            x_ticks,
+            y_ticks,
+        })
+    }
+
+    /// The finest ticks of a numeric x axis whose labels do not collide, and the right edge of
+    /// the plot: at most `limit`, less if the last label would stick out of the figure.
+    fn numeric_x_ticks(&self, x: &Axis, left: f64, limit: f64) -> Result<(Ticks, f64), String> {
+        let edge = self.width - MARGIN;
         let right_for = |t: &Ticks| -> Result<f64, String> {
-            let mut right = limit - room;
+            let mut right = limit;
             for tick in &t.major {
                 let f = x.fraction(tick.at);
                 let half = 0.5 * text_width(&tick.label, TICK_LABEL_SIZE)?;
                 if f > 0.0 {
-                    right = right.min(left + (limit - half - left) / f);
+                    right = right.min(left + (edge - half - left) / f);
                 }
             }
             Ok(right.floor())
@@ -472,20 +601,7 @@ impl Geometry {
             }
             level += 1;
         }
-        let (x_ticks, right) = chosen.ok_or("no ticks fit on the x axis")?;
-        let plot = Rect::new(left, self.top, right, self.bottom);
-        if plot.width() < MIN_PLOT.0 || plot.height() < MIN_PLOT.1 {
-            return Err(format!(
-                "the figure is too small for its labels: {:.0}×{:.0} pixels left for the plot",
-                plot.width(),
-                plot.height()
-            ));
-        }
-        Ok(Frame {
-            plot,
-            x_ticks,
-            y_ticks,
-        })
+        chosen.ok_or_else(|| "no ticks fit on the x axis".to_string())
     }
 }
 
@@ -513,8 +629,16 @@ fn min_gap(axis: &Axis, t: &Ticks, length: f64) -> f64 {
 }
 
 fn max_width(t: &Ticks) -> Result<f64, String> {
-    t.major
-        .iter()
-        .map(|tick| text_width(&tick.label, TICK_LABEL_SIZE))
+    widest(
+        t.major.iter().map(|tick| tick.label.as_str()),
+        TICK_LABEL_SIZE,
+    )
+}
+
+/// The width of the widest of `texts` at nominal size `size`.
+fn widest<'s>(texts: impl IntoIterator<Item = &'s str>, size: f64) -> Result<f64, String> {
+    texts
+        .into_iter()
+        .map(|t| text_width(t, size))
         .try_fold(0.0, |m, w| w.map(|w| f64::max(m, w)))
 }

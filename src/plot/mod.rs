@@ -3,8 +3,9 @@
 //! Publication-quality figures of numerical experiments, drawn with `plotters` in one house
 //! style (the Okabe–Ito colour-blind-safe palette, cycling marker shapes, a light grid, the
 //! bundled DejaVu Sans font). Every figure is saved three times, as `<stem>.svg`, `<stem>.png`
-//! and `<stem>.csv`: the CSV holds every plotted point (columns `series,x,y`) so the data sits
-//! next to its picture and can be re-plotted elsewhere.
+//! and `<stem>.csv`: the CSV holds every plotted point (columns `series,x,y`, or
+//! `series,category,value` for bar charts) so the data sits next to its picture and can be
+//! re-plotted elsewhere.
 //!
 //! The builders cover the figures of the experiments:
 //! - [`convergence_figure`]: error against step size `h` on log–log axes, each legend entry
@@ -12,7 +13,9 @@
 //!   lines `C·hᵖ`;
 //! - [`work_precision_figure`]: error against work (right-hand-side evaluations or wall time);
 //! - [`time_figure`]: a quantity against time `t` (error, invariant drift, step size,
-//!   components).
+//!   components);
+//! - [`bar_figure`]: a grouped bar chart, one bar per category (e.g. method) and
+//!   [`BarGroup`] (e.g. target error), such as costs or speed-ups relative to a baseline.
 //!
 //! [`Figure`] composes any other plot from [`Curve`]s.
 //!
@@ -32,7 +35,9 @@
 //! ```
 
 mod axis;
+mod bars;
 mod builders;
+mod chart;
 mod curve;
 mod figure;
 mod layout;
@@ -43,6 +48,7 @@ use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 
+pub use bars::{BarFigure, BarGroup, bar_figure};
 pub use builders::{WorkAxis, convergence_figure, time_figure, work_precision_figure};
 pub use curve::{Curve, CurveStyle, Scale};
 pub use figure::{Figure, FigureFiles};

@@ -9,13 +9,14 @@ use plotters::style::{FontFamily, FontStyle, FontTransform};
 
 use super::FONT_FAMILY;
 use super::axis::Ticks;
+use super::chart::Chart;
 use super::curve::CurveStyle;
 use super::figure::Figure;
 use super::layout::{GLYPH_SCALE, Layout, Rect};
 use super::style::{
     self, ANNOTATION_SIZE, DASH, GAP, GRID_MAJOR, GRID_MINOR, INK, LEGEND_EDGE, LEGEND_OPACITY,
-    LEGEND_PADDING, LEGEND_SAMPLE, LEGEND_SIZE, LINE_WIDTH, MARKER_RADIUS, MARKER_RIM, Marker,
-    REFERENCE, REFERENCE_WIDTH, TICK_LABEL_SIZE, TICK_LENGTH,
+    LEGEND_PADDING, LEGEND_SAMPLE, LEGEND_SIZE, LEGEND_SWATCH, LINE_WIDTH, MARKER_RADIUS,
+    MARKER_RIM, Marker, REFERENCE, REFERENCE_WIDTH, TICK_LABEL_SIZE, TICK_LENGTH,
 };
 
 /// What is drawn on.
@@ -66,42 +67,37 @@ pub(crate) fn downsample(big: &[u8], (bw, bh): (u32, u32), s: u32) -> Vec<u8> {
     out
 }
 
-/// Draws the figure as laid out.
+/// Draws the figure as laid out: grid, data, frame with ticks and labels, reference-line
+/// labels, legend, title. Reference lines go behind curves but in front of bars, which would
+/// hide them.
 pub(crate) fn draw<DB: DrawingBackend>(
-    fig: &Figure,
+    chart: Chart,
     layout: &Layout,
     root: &DrawingArea<DB, Shift>,
     target: Target,
 ) -> Result<(), String> {
     let p = Painter { root, target };
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    p.grid(layout)?;
-    for line in fig.reference_lines() {
-        p.polyline(&layout.points(line), REFERENCE, REFERENCE_WIDTH, true)?;
-    }
-    for (i, c) in fig.curves().iter().enumerate() {
-        let points = layout.points(c);
-        let style = c.style.unwrap_or(fig.style());
-        let colour = style::colour(i);
-        match style {
-            CurveStyle::Line | CurveStyle::LineAndMarkers => {
-                p.polyline(&points, colour, LINE_WIDTH, false)?;
-            }
-            CurveStyle::Dashed => p.polyline(&points, colour, LINE_WIDTH, true)?,
-            CurveStyle::Markers => {}
+    p.grid(layout, chart.categories().is_empty())?;
+    let references = || -> Result<(), String> {
+        for line in chart.reference_lines() {
+            p.polyline(&layout.points(&line), REFERENCE, REFERENCE_WIDTH, true)?;
         }
-        // A curve on a single pixel has no line to show: it gets a marker whatever the style.
-        let first = points.first().copied().unwrap_or_default();
-        let dot = points
-            .iter()
-            .all(|p| (p.0 - first.0).abs() < 0.5 && (p.1 - first.1).abs() < 0.5);
-        if matches!(style, CurveStyle::LineAndMarkers | CurveStyle::Markers) || dot {
-            for &at in &points {
-                p.marker(style::marker(i), at, colour)?;
+        Ok(())
+    };
+    match chart {
+        Chart::Curves(fig) => {
+            references()?;
+            p.curves(fig, layout)?;
+        }
+        Chart::Bars(fig) => {
+            for (j, bar) in layout.bars(fig) {
+                p.fill(bar, style::colour(j), 1.0)?;
             }
+            references()?;
         }
     }
-    p.frame_and_ticks(fig, layout)?;
+    p.frame_and_ticks(chart, layout)?;
     for a in &layout.annotations {
         p.text(
             &a.text,
@@ -112,10 +108,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
             false,
         )?;
     }
-    p.legend(fig, layout)?;
+    p.legend(chart, layout)?;
     if let Some(title) = &layout.title {
         p.text(
-            fig.title(),
+            chart.title(),
             title.centre,
             title.size,
             INK,
@@ -132,6 +128,34 @@ struct Painter<'a, DB: DrawingBackend> {
 }
 
 impl<DB: DrawingBackend> Painter<'_, DB> {
+    /// The curves of a line figure, each a line, markers or both as its style says.
+    fn curves(&self, fig: &Figure, layout: &Layout) -> Result<(), String> {
+        for (i, c) in fig.curves().iter().enumerate() {
+            let points = layout.points(c);
+            let style = c.style.unwrap_or(fig.style());
+            let colour = style::colour(i);
+            match style {
+                CurveStyle::Line | CurveStyle::LineAndMarkers => {
+                    self.polyline(&points, colour, LINE_WIDTH, false)?;
+                }
+                CurveStyle::Dashed => self.polyline(&points, colour, LINE_WIDTH, true)?,
+                CurveStyle::Markers => {}
+            }
+            // A curve on a single pixel has no line to show: it gets a marker whatever the
+            // style.
+            let first = points.first().copied().unwrap_or_default();
+            let dot = points
+                .iter()
+                .all(|p| (p.0 - first.0).abs() < 0.5 && (p.1 - first.1).abs() < 0.5);
+            if matches!(style, CurveStyle::LineAndMarkers | CurveStyle::Markers) || dot {
+                for &at in &points {
+                    self.marker(style::marker(i), at, colour)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn scale(&self) -> f64 {
         match self.target {
             Target::Svg => 1.0,
@@ -279,8 +303,9 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             .map_err(|e| e.to_string())
     }
 
-    /// Grid lines at the ticks, faint ones first.
-    fn grid(&self, layout: &Layout) -> Result<(), String> {
+    /// Grid lines at the ticks, faint ones first; vertical ones only if `vertical` (a
+    /// categorical x axis has none).
+    fn grid(&self, layout: &Layout, vertical: bool) -> Result<(), String> {
         let p = layout.plot;
         let lines = |t: &Ticks| -> Vec<(f64, RGBColor)> {
             let minor = t.minor.iter().map(|&c| (c, GRID_MINOR));
@@ -288,9 +313,11 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
                 .chain(t.major.iter().map(|t| (t.at, GRID_MAJOR)))
                 .collect()
         };
-        for (c, colour) in lines(&layout.x_ticks) {
-            let x = layout.px_x(c);
-            self.rule(x, p.top, x, p.bottom, colour)?;
+        if vertical {
+            for (c, colour) in lines(&layout.x_ticks) {
+                let x = layout.px_x(c);
+                self.rule(x, p.top, x, p.bottom, colour)?;
+            }
         }
         for (c, colour) in lines(&layout.y_ticks) {
             let y = layout.px_y(c);
@@ -300,7 +327,7 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
     }
 
     /// The frame around the plot, tick marks outside it, tick labels and axis labels.
-    fn frame_and_ticks(&self, fig: &Figure, layout: &Layout) -> Result<(), String> {
+    fn frame_and_ticks(&self, chart: Chart, layout: &Layout) -> Result<(), String> {
         let p = layout.plot;
         self.border(p, INK)?;
         let (l, b) = (p.left, p.bottom);
@@ -313,11 +340,18 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             let y = layout.px_y(c);
             self.rule(l - 1.0 - short, y, l - 1.0, y, INK)?;
         }
+        let labels = layout.x_tick_labels;
+        // Upward labels end just below their tick.
+        let h = if labels.upwards {
+            HPos::Right
+        } else {
+            HPos::Center
+        };
         for tick in &layout.x_ticks.major {
             let x = layout.px_x(tick.at);
             self.rule(x, b + 1.0, x, b + 1.0 + TICK_LENGTH, INK)?;
             let at = (x, layout.x_tick_labels_at);
-            self.text(&tick.label, at, TICK_LABEL_SIZE, INK, HPos::Center, false)?;
+            self.text(&tick.label, at, labels.size, INK, h, labels.upwards)?;
         }
         for tick in &layout.y_ticks.major {
             let y = layout.px_y(tick.at);
@@ -326,15 +360,23 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             self.text(&tick.label, at, TICK_LABEL_SIZE, INK, HPos::Right, false)?;
         }
         let (xl, yl) = (&layout.x_label, &layout.y_label);
-        self.text(fig.x_label(), xl.centre, xl.size, INK, HPos::Center, false)?;
-        self.text(fig.y_label(), yl.centre, yl.size, INK, HPos::Center, true)?;
+        self.text(
+            chart.x_label(),
+            xl.centre,
+            xl.size,
+            INK,
+            HPos::Center,
+            false,
+        )?;
+        self.text(chart.y_label(), yl.centre, yl.size, INK, HPos::Center, true)?;
         Ok(())
     }
 
-    /// The legend: a white, slightly transparent box with a line (and marker) sample and the
-    /// label of each curve. Samples are drawn as filled rectangles, never as paths, so that
-    /// the SVG has exactly one path per data series.
-    fn legend(&self, fig: &Figure, layout: &Layout) -> Result<(), String> {
+    /// The legend: a white, slightly transparent box with a sample and the label of each
+    /// series. Samples are drawn as filled rectangles or polygons, never as paths or
+    /// rectangles of the palette, so that the SVG has exactly one path per curve and one
+    /// palette-coloured rectangle per bar.
+    fn legend(&self, chart: Chart, layout: &Layout) -> Result<(), String> {
         let Some(legend) = &layout.legend else {
             return Ok(());
         };
@@ -342,35 +384,63 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         self.fill(f, WHITE, LEGEND_OPACITY)?;
         self.border(f.inflate(-1.0), LEGEND_EDGE)?;
         let x0 = f.left + LEGEND_PADDING;
-        let x1 = x0 + LEGEND_SAMPLE;
+        let text_at = x0 + chart.legend_sample() + GAP;
         for &(i, y) in &legend.entries {
-            let Some(c) = fig.curves().get(i) else {
-                continue;
-            };
-            let style = c.style.unwrap_or(fig.style());
             let colour = style::colour(i);
-            let band = |from: f64, to: f64| {
-                Rect::new(from, y - 0.5 * LINE_WIDTH, to, y + 0.5 * LINE_WIDTH)
+            let label = match chart {
+                Chart::Curves(fig) => {
+                    let Some(c) = fig.curves().get(i) else {
+                        continue;
+                    };
+                    self.line_sample(c.style.unwrap_or(fig.style()), i, (x0, y))?;
+                    &c.label
+                }
+                Chart::Bars(fig) => {
+                    let Some(g) = fig.groups().get(i) else {
+                        continue;
+                    };
+                    let half = 0.5 * LEGEND_SWATCH;
+                    let corners = [(x0, y - half), (x0 + LEGEND_SWATCH, y + half)];
+                    self.swatch(corners, colour)?;
+                    &g.label
+                }
             };
-            match style {
-                CurveStyle::Line | CurveStyle::LineAndMarkers => {
-                    self.fill(band(x0, x1), colour, 1.0)?;
-                }
-                CurveStyle::Dashed => {
-                    let mut from = x0;
-                    while from < x1 {
-                        self.fill(band(from, (from + DASH.0).min(x1)), colour, 1.0)?;
-                        from += DASH.0 + DASH.1;
-                    }
-                }
-                CurveStyle::Markers => {}
-            }
-            if matches!(style, CurveStyle::LineAndMarkers | CurveStyle::Markers) {
-                self.marker(style::marker(i), (0.5 * (x0 + x1), y), colour)?;
-            }
-            self.text(&c.label, (x1 + GAP, y), LEGEND_SIZE, INK, HPos::Left, false)?;
+            self.text(label, (text_at, y), LEGEND_SIZE, INK, HPos::Left, false)?;
         }
         Ok(())
+    }
+
+    /// The legend sample of curve `i` drawn in `style`, from `x0` on the line `y`.
+    fn line_sample(&self, style: CurveStyle, i: usize, (x0, y): (f64, f64)) -> Result<(), String> {
+        let colour = style::colour(i);
+        let x1 = x0 + LEGEND_SAMPLE;
+        let band =
+            |from: f64, to: f64| Rect::new(from, y - 0.5 * LINE_WIDTH, to, y + 0.5 * LINE_WIDTH);
+        match style {
+            CurveStyle::Line | CurveStyle::LineAndMarkers => {
+                self.fill(band(x0, x1), colour, 1.0)?;
+            }
+            CurveStyle::Dashed => {
+                let mut from = x0;
+                while from < x1 {
+                    self.fill(band(from, (from + DASH.0).min(x1)), colour, 1.0)?;
+                    from += DASH.0 + DASH.1;
+                }
+            }
+            CurveStyle::Markers => {}
+        }
+        if matches!(style, CurveStyle::LineAndMarkers | CurveStyle::Markers) {
+            self.marker(style::marker(i), (0.5 * (x0 + x1), y), colour)?;
+        }
+        Ok(())
+    }
+
+    /// A filled rectangle between two corners, drawn as a polygon.
+    fn swatch(&self, [a, b]: [(f64, f64); 2], colour: RGBColor) -> Result<(), String> {
+        let vertices = [(a.0, a.1), (b.0, a.1), (b.0, b.1), (a.0, b.1)].map(|p| self.point(p));
+        self.root
+            .draw(&Polygon::new(vertices.to_vec(), colour.filled()))
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -89,7 +89,16 @@ pub(crate) const GAP: f64 = 8.0;
 pub(crate) const LEGEND_PADDING: f64 = 10.0;
 /// Length of the line sample in a legend entry.
 pub(crate) const LEGEND_SAMPLE: f64 = 34.0;
+/// Side of the colour swatch in a bar figure's legend entry.
+pub(crate) const LEGEND_SWATCH: f64 = 16.0;
 /// Distance of an inside legend from the frame.
 pub(crate) const LEGEND_INSET: f64 = 10.0;
 /// Axis padding as a fraction of the data span on each side, so that markers are not cut.
 pub(crate) const AXIS_PADDING: f64 = 0.05;
+/// The fraction of a category's width taken by its group of bars (the rest separates groups).
+pub(crate) const BAR_GROUP_WIDTH: f64 = 0.8;
+/// On a logarithmic axis, the shortest bar is at least this fraction of the axis high.
+pub(crate) const BAR_BASE: f64 = 0.1;
+/// Upright category names are made small enough that the longest one takes at most this
+/// fraction of the figure's height.
+pub(crate) const MAX_UPRIGHT_LABELS: f64 = 0.35;

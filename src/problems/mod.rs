@@ -41,6 +41,7 @@ pub mod rigid_body;
 pub mod sphere;
 pub mod vector;
 
+pub use cylinder::{CylinderParameters, SpiralCylinder, benchmark_errors};
 pub use linear_so3::LinearSo3;
 pub use rigid_body::TorquedRigidBody;
 pub use sphere::SphereProblem;

@@ -16,6 +16,8 @@
 #[cfg(feature = "plot")]
 pub mod convergence;
 #[cfg(feature = "plot")]
+pub mod spiral;
+#[cfg(feature = "plot")]
 pub mod work_precision;
 
 #[cfg(feature = "plot")]

@@ -11,7 +11,8 @@ use super::stepper::{
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
 
-/// Direct Euler (SPIRAL App. B; Fincham 1992 [7] of the paper): with `τ_n = τ(t_n, q_n, ω_n)`,
+/// Direct Euler (SPIRAL App. B.1, Eq. (B.1), after the paper's
+/// ref. 7, Boyce & DiPrima): with `τ_n = τ(t_n, q_n, ω_n)`,
 ///
 /// ```text
 /// ω_{n+1} = ω_n + dt ω̇(ω_n, τ_n)

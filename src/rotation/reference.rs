@@ -6,7 +6,9 @@ use super::body::RigidBody;
 use super::quaternion::times_pure;
 use super::stepper::RotationalState;
 use super::torque::TorqueField;
-use crate::adaptive::{ControllerParameters, Dop853, IntegrateOptions, Tolerances, integrate_vector};
+use crate::adaptive::{
+    ControllerParameters, Dop853, IntegrateOptions, Tolerances, integrate_vector,
+};
 use crate::error::{Error, Result};
 
 /// The tolerance of [`reference_solution`] (`rtol = atol`).
@@ -66,7 +68,15 @@ pub fn reference_solution<T: TorqueField>(
         ControllerParameters::dop853(),
     )?;
     let rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(body, torque, t, x);
-    let sol = integrate_vector(method, rhs, start.t, x0, t_end, IntegrateOptions::default(), &mut [])?;
+    let sol = integrate_vector(
+        method,
+        rhs,
+        start.t,
+        x0,
+        t_end,
+        IntegrateOptions::default(),
+        &mut [],
+    )?;
     let (t, x) = sol.last().ok_or(Error::NonFiniteState {
         what: "reference solution",
         t: t_end,

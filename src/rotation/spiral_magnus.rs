@@ -1,1 +1,276 @@
-//! (placeholder: being written)
+//! SPIRAL–Magnus: a synchronous SPIRAL-like step, third order in q and ω with one torque
+//! evaluation per step (new in this library, not from the literature).
+
+use nalgebra::{Quaternion, Vector3};
+
+use super::body::RigidBody;
+use super::quaternion::exp_pure;
+use super::spiral_leapfrog::EulerSsprk3;
+use super::stepper::{
+    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_step_size,
+    checked_torque, not_started,
+};
+use super::torque::TorqueField;
+use crate::error::{Error, Result};
+
+/// The time derivative of Euler's equations (SPIRAL Eq. 8) along a motion:
+/// `ω̈ = ∂ω̇/∂ω · ω̇ + J⁻¹ τ̇`, componentwise
+/// `ω̈_x = (τ̇_x + (ω̇_y ω_z + ω_y ω̇_z)(I_y − I_z)) / I_x` and cyclically.
+#[inline]
+fn angular_jerk(
+    body: &RigidBody,
+    omega: &Vector3<f64>,
+    acceleration: &Vector3<f64>,
+    torque_rate: &Vector3<f64>,
+) -> Vector3<f64> {
+    let (w, a) = (omega, acceleration);
+    body.angular_acceleration(&Vector3::zeros(), torque_rate)
+        + Vector3::new(
+            (a.y * w.z + w.y * a.z) * (body.inertia().y - body.inertia().z),
+            (a.z * w.x + w.z * a.x) * (body.inertia().z - body.inertia().x),
+            (a.x * w.y + w.x * a.y) * (body.inertia().x - body.inertia().y),
+        )
+        .component_mul(&body.inverse_inertia())
+}
+
+/// The torque model of a step, `τ(t_n + s) ≈ τ + s τ' + (s²/2) τ''`.
+#[derive(Debug, Clone, Copy)]
+struct TorqueModel {
+    torque: Vector3<f64>,
+    rate: Vector3<f64>,
+    curvature: Vector3<f64>,
+}
+
+impl TorqueModel {
+    #[inline]
+    fn at(&self, s: f64) -> Vector3<f64> {
+        self.torque + self.rate * s + self.curvature * (0.5 * s * s)
+    }
+}
+
+/// One step of size `h` (possibly negative) from `(q, ω)` with a torque model: the Magnus
+/// exponent to `O(h³)` for q, SSPRK3 with the modelled stage torques for ω.
+#[inline]
+fn magnus_step(
+    body: &RigidBody,
+    map: &EulerSsprk3,
+    q: &Quaternion<f64>,
+    omega: &Vector3<f64>,
+    model: &TorqueModel,
+    h: f64,
+) -> (Quaternion<f64>, Vector3<f64>) {
+    let acceleration = body.angular_acceleration(omega, &model.torque);
+    let jerk = angular_jerk(body, omega, &acceleration, &model.rate);
+    let h2 = h * h;
+    let h3 = h2 * h;
+    let exponent = omega * (0.5 * h)
+        + acceleration * (0.25 * h2)
+        + jerk * (h3 / 12.0)
+        + omega.cross(&acceleration) * (h3 / 24.0);
+    let q_next = q * exp_pure(&exponent);
+    let omega_next = map.advance_with(body, omega, h, |s| model.at(s));
+    (q_next, omega_next)
+}
+
+/// SPIRAL–Magnus: a synchronous SPIRAL-like step that is third order in q **and** ω with one
+/// torque evaluation per step (new here; it extends SPIRAL App. A, it is not from the
+/// literature).
+///
+/// **Rotor.** The body-frame kinematics `q̇ = ½ q ⊗ ω(t)` is solved by `q_{n+1} = q_n ⊗ exp(Ω)`
+/// with the Magnus expansion of the right-trivialised equation,
+/// `Ω = ½∫ω + ¼∫∫_{s₂<s₁} ω(s₂) × ω(s₁) + O(dt⁵)`, which for
+/// `ω(t_n + s) = ω_n + s ω̇_n + (s²/2) ω̈_n + O(s³)` is
+///
+/// ```text
+/// Ω = (dt/2) ω_n + (dt²/4) ω̇_n + (dt³/12) ω̈_n + (dt³/24) ω_n × ω̇_n        (+ O(dt⁴))
+/// q_{n+1} = q_n ⊗ exp(Ω)
+/// ```
+///
+/// SPIRAL's Eq. (A.1) keeps the first two terms; its Eq. (A.2), the product of two exponentials,
+/// adds `(dt³/8) ω × ω̇` instead of the last two, which is why SPIRAL's rotor is second order.
+/// Here `ω̇_n = ω̇(ω_n, τ_n)` (Eq. 8) and `ω̈_n = ∂ω̇/∂ω · ω̇_n + J⁻¹ τ̇_n` (Eq. 8 differentiated).
+///
+/// **Angular velocity.** SSPRK3 on Euler's equations (SPIRAL Eqs. 9–10,
+/// [`EulerSsprk3::advance_with`]) with the stage torques taken from the quadratic model
+/// `τ(t_n + s) ≈ τ_n + s τ̇_n + (s²/2) τ̈_n`. The torque rates come from the torques of the
+/// previous steps (backward differences, as in an Adams–Bashforth method):
+///
+/// ```text
+/// τ_n = τ(t_n, q_n, ω_n)                                   (the one evaluation of the step)
+/// τ̇_n = (3τ_n − 4τ_{n−1} + τ_{n−2}) / (2 dt),  τ̈_n = (τ_n − 2τ_{n−1} + τ_{n−2}) / dt²
+/// ```
+///
+/// so one evaluation per step suffices. (Freezing the torque at the start of the step, as
+/// SPIRAL App. A does, costs `O(dt²)` per step for a torque that varies along the motion, which
+/// makes [`super::spiral::Spiral`] first order for such torques; one evaluation per step cannot
+/// give the torque's rate without a history, and the history is what buys the third order
+/// here: the method is a multistep method in the torque.) On the second step, with one
+/// previous torque, `τ̇_n = (τ_n − τ_{n−1})/dt`, `τ̈_n = 0`.
+///
+/// **Start** ([`RotationalStepper::start`], two torque evaluations, both at `t ≥ t_0`):
+/// `τ_0 = τ(t_0, q_0, ω_0)`; a predictor step with the torque frozen at `τ_0` gives
+/// `(q̃_1, ω̃_1)`; the first step then uses `τ̇_0 = (τ(t_0 + dt, q̃_1, ω̃_1) − τ_0)/dt`, `τ̈_0 = 0`.
+/// (The first two steps are locally `O(dt³)`, which leaves the global order at 3.)
+///
+/// **Properties.** One torque evaluation per step (two at the start); not leapfrog
+/// ([`RotationalMethod::angular_velocity`] and [`RotationalStepper::state`] return the
+/// synchronised `(t_n, ω_n)` without evaluating the torque); the rotor is **never**
+/// renormalised ([`Renormalisation::Never`]): `exp(Ω)` is a unit quaternion. The torque history
+/// assumes a constant step: [`RotationalStepper::start`] resets it.
+///
+/// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): **third order
+/// in q and in ω** — slopes 3.00 and 3.00 on an asymmetric body under an attitude- and
+/// time-dependent lab-frame torque, 3.00 and 3.00 on the paper's cylinder, 2.95 and 3.03 on an
+/// asymmetric body under a constant body torque (where the errors at the smallest step,
+/// ~5e-13, approach the reference's accuracy).
+///
+/// # Examples
+/// ```
+/// use lieode::rotation::spiral_magnus::SpiralMagnus;
+/// use lieode::rotation::{
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
+/// };
+/// use nalgebra::{Quaternion, Vector3};
+///
+/// let body = RigidBody::new([1.0, 2.0, 2.5])?;
+/// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
+/// let mut magnus = SpiralMagnus::new(body);
+/// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
+/// magnus.start(&mut torque, &start, 1e-3)?;
+/// for _ in 0..1000 {
+///     magnus.step(&mut torque)?;
+/// }
+/// assert!((magnus.orientation().norm() - 1.0).abs() < 1e-14);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SpiralMagnus {
+    body: RigidBody,
+    map: EulerSsprk3,
+    dt: f64,
+    t: f64,
+    q: Quaternion<f64>,
+    omega: Vector3<f64>,
+    /// `τ_{n−1}`, `τ_{n−2}` (the first `known` of them are valid).
+    previous: [Vector3<f64>; 2],
+    known: usize,
+    /// The torque rate of the first step, from the start's predictor.
+    start_rate: Vector3<f64>,
+    started: bool,
+}
+
+impl SpiralMagnus {
+    /// The method for `body`.
+    pub fn new(body: RigidBody) -> Self {
+        Self {
+            body,
+            map: EulerSsprk3::new(),
+            dt: 0.0,
+            t: 0.0,
+            q: Quaternion::identity(),
+            omega: Vector3::zeros(),
+            previous: [Vector3::zeros(); 2],
+            known: 0,
+            start_rate: Vector3::zeros(),
+            started: false,
+        }
+    }
+}
+
+impl RotationalMethod for SpiralMagnus {
+    fn name(&self) -> &str {
+        "spiral_magnus"
+    }
+
+    fn torque_evaluations_per_step(&self) -> usize {
+        1
+    }
+
+    fn is_leapfrog(&self) -> bool {
+        false
+    }
+
+    fn renormalisation(&self) -> Renormalisation {
+        Renormalisation::Never
+    }
+
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn orientation(&self) -> Quaternion<f64> {
+        self.q
+    }
+
+    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
+        (self.t, self.omega)
+    }
+
+    fn body(&self) -> &RigidBody {
+        &self.body
+    }
+}
+
+impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
+    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
+        check_step_size(dt)?;
+        state
+            .check_finite("state")
+            .map_err(|_| Error::NonFinite { name: "state" })?;
+        self.started = false;
+        let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
+        let frozen = TorqueModel {
+            torque: tau,
+            rate: Vector3::zeros(),
+            curvature: Vector3::zeros(),
+        };
+        let (q1, omega1) = magnus_step(&self.body, &self.map, &state.q, &state.omega, &frozen, dt);
+        let t1 = state.t + dt;
+        RotationalState::new(t1, q1, omega1).check_finite("state")?;
+        let tau1 = checked_torque(torque, t1, &q1, &omega1)?;
+        self.start_rate = (tau1 - tau) / dt;
+        self.known = 0;
+        self.dt = dt;
+        self.t = state.t;
+        self.q = state.q;
+        self.omega = state.omega;
+        self.started = true;
+        Ok(())
+    }
+
+    fn step(&mut self, torque: &mut T) -> Result<()> {
+        if !self.started {
+            return Err(not_started());
+        }
+        let dt = self.dt;
+        let tau = checked_torque(torque, self.t, &self.q, &self.omega)?;
+        let [p1, p2] = self.previous;
+        let (rate, curvature) = match self.known {
+            0 => (self.start_rate, Vector3::zeros()),
+            1 => ((tau - p1) / dt, Vector3::zeros()),
+            _ => (
+                (tau * 3.0 - p1 * 4.0 + p2) / (2.0 * dt),
+                (tau - p1 * 2.0 + p2) / (dt * dt),
+            ),
+        };
+        let model = TorqueModel {
+            torque: tau,
+            rate,
+            curvature,
+        };
+        let (q, omega) = magnus_step(&self.body, &self.map, &self.q, &self.omega, &model, dt);
+        self.q = q;
+        self.omega = omega;
+        self.previous = [tau, p1];
+        self.known = (self.known + 1).min(2);
+        self.t += dt;
+        RotationalState::new(self.t, self.q, self.omega).check_finite("state")
+    }
+
+    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
+        if !self.started {
+            return Err(not_started());
+        }
+        Ok(RotationalState::new(self.t, self.q, self.omega))
+    }
+}

@@ -1,0 +1,573 @@
+//! The SPIRAL paper's benchmark (del Valle et al., CPC 297 (2024) 109077, §4 and App. A):
+//! the torque-driven cylinder integrated by every method of the rotational catalogue, measured
+//! as the published benchmark measured it (`algorithms.md` §1), with its Table 2 and the data
+//! of its Figs. 2–5.
+
+use std::time::Instant;
+
+use nalgebra::Vector3;
+
+use crate::engine::{CommutatorFree, MuntheKaas};
+use crate::error::{Error, Result};
+use crate::experiment::{TimingOptions, step_for_error, time_runs};
+use crate::problems::cylinder::{
+    BenchmarkErrors, CylinderParameters, SpiralCylinder, benchmark_errors, benchmark_step_sizes,
+};
+use crate::rotation::buss::Buss;
+use crate::rotation::direct_euler::DirectEuler;
+use crate::rotation::fincham::Fincham;
+use crate::rotation::johnson::Johnson;
+use crate::rotation::lie_engine::{BodyState, LieEngine};
+use crate::rotation::mercurydpm::MercuryDpm;
+use crate::rotation::omelyan::Omelyan;
+use crate::rotation::rk4::Rk4;
+use crate::rotation::spiral::Spiral;
+use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
+use crate::rotation::spiral_magnus::SpiralMagnus;
+use crate::rotation::spiral_omelyan::SpiralOmelyan;
+use crate::rotation::velocity_verlet::VelocityVerlet;
+use crate::rotation::{ConstantBodyTorque, RigidBody, RotationalStepper};
+use crate::tableau::registry::{CG4A, RK4};
+
+/// A stepper of the catalogue on the cylinder's torque.
+pub type CylinderStepper = Box<dyn RotationalStepper<ConstantBodyTorque> + Send>;
+
+/// The methods of the benchmark, by the names used in every CSV: the paper's catalogue (App. B
+/// and App. A), then `spiral_magnus` (ours) and the generic engines RKMK4 and CG4a on
+/// `SU(2) × ℝ³`.
+pub const SPIRAL_METHODS: [&str; 15] = [
+    "rk4",
+    "direct_euler",
+    "velocity_verlet",
+    "buss",
+    "buss16",
+    "johnson",
+    "fincham",
+    "omelyan",
+    "mercurydpm",
+    "spiral_leapfrog",
+    "spiral",
+    "spiral_omelyan",
+    "spiral_magnus",
+    "rkmk4",
+    "cg4a",
+];
+
+/// The methods of the paper's Fig. 2 (its main comparison).
+pub const FIGURE2_METHODS: [&str; 9] = [
+    "rk4",
+    "direct_euler",
+    "velocity_verlet",
+    "buss16",
+    "johnson",
+    "fincham",
+    "omelyan",
+    "mercurydpm",
+    "spiral_leapfrog",
+];
+
+/// The targets of Table 2, `½(err_q + err_ω)`.
+pub const TABLE2_TARGETS: [f64; 4] = [1e-5, 1e-4, 1e-3, 1e-2];
+
+/// The paper's Table 2: the time step reaching each target of [`TABLE2_TARGETS`], by the
+/// method's name in our catalogue (the paper's SPIRAL row is the leapfrog form of its §2, the
+/// "Buss" row the benchmark's coefficient 1/16, the "PFC4" row MercuryDPM's DCM scheme).
+pub const PAPER_TABLE2: [(&str, [f64; 4]); 8] = [
+    ("spiral_leapfrog", [3.044e-3, 8.372e-3, 2.329e-2, 6.167e-2]),
+    ("omelyan", [2.943e-4, 9.319e-4, 2.952e-3, 9.400e-3]),
+    ("buss16", [2.650e-5, 2.663e-4, 2.890e-3, 5.529e-2]),
+    ("velocity_verlet", [6.789e-6, 6.852e-5, 6.779e-4, 3.527e-3]),
+    ("fincham", [3.069e-6, 3.071e-5, 3.091e-4, 3.295e-3]),
+    ("direct_euler", [1.324e-6, 1.325e-5, 1.333e-4, 1.421e-3]),
+    ("johnson", [1.801e-6, 1.801e-5, 1.804e-4, 1.824e-3]),
+    ("mercurydpm", [1.662e-7, 1.662e-6, 1.663e-5, 1.671e-4]),
+];
+
+/// The stepper named `name` (one of [`SPIRAL_METHODS`]) for `body`.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `method` for an unknown name; those of the constructors.
+pub fn spiral_stepper(name: &str, body: RigidBody) -> Result<CylinderStepper> {
+    Ok(match name {
+        "rk4" => Box::new(Rk4::new(body)),
+        "direct_euler" => Box::new(DirectEuler::new(body)),
+        "velocity_verlet" => Box::new(VelocityVerlet::new(body)),
+        "buss" => Box::new(Buss::buss2000(body)),
+        "buss16" => Box::new(Buss::benchmark(body)),
+        "johnson" => Box::new(Johnson::new(body)),
+        "fincham" => Box::new(Fincham::new(body)),
+        "omelyan" => Box::new(Omelyan::new(body)),
+        "mercurydpm" => Box::new(MercuryDpm::new(body)),
+        "spiral_leapfrog" => Box::new(SpiralLeapfrog::new(body)),
+        "spiral" => Box::new(Spiral::new(body)),
+        "spiral_omelyan" => Box::new(SpiralOmelyan::new(body)),
+        "spiral_magnus" => Box::new(SpiralMagnus::new(body)),
+        "rkmk4" => Box::new(LieEngine::new(
+            "rkmk4",
+            MuntheKaas::<BodyState>::new(&RK4)?,
+            body,
+            RK4.stages,
+        )),
+        "cg4a" => Box::new(LieEngine::new(
+            "cg4a",
+            CommutatorFree::<BodyState>::crouch_grossman(&CG4A)?,
+            body,
+            CG4A.stages,
+        )),
+        _ => {
+            return Err(Error::InvalidParameter {
+                name: "method",
+                value: name.to_string(),
+                expected: format!("one of {SPIRAL_METHODS:?}"),
+            });
+        }
+    })
+}
+
+/// One run of the benchmark protocol ([`benchmark_errors`]) for the method `name` at `dt`;
+/// MercuryDPM's rotor error is the benchmark's DCM metric (relative matrix 1-norm).
+///
+/// # Errors
+/// Those of the stepper and of the problem.
+pub fn benchmark_point(problem: &SpiralCylinder, name: &str, dt: f64) -> Result<BenchmarkErrors> {
+    if name == "mercurydpm" {
+        let mut stepper = MercuryDpm::new(*problem.body());
+        let mut point = benchmark_errors(problem, &mut stepper, dt)?;
+        point.q_error = problem.dcm_error(point.t_final, &stepper.dcm())?;
+        return Ok(point);
+    }
+    let mut stepper = spiral_stepper(name, *problem.body())?;
+    benchmark_errors(problem, &mut *stepper, dt)
+}
+
+/// The `dt_error` table: every method of `methods` on the paper's 20-point grid
+/// ([`benchmark_step_sizes`]), run on two threads. Rows in method order, then in dt order.
+///
+/// # Errors
+/// The first failing run (with its method and dt in the message).
+pub fn dt_error(
+    problem: &SpiralCylinder,
+    methods: &[&str],
+) -> Result<Vec<(String, BenchmarkErrors)>> {
+    let grid = benchmark_step_sizes();
+    let jobs: Vec<(usize, &str, f64)> = methods
+        .iter()
+        .enumerate()
+        .flat_map(|(m, name)| grid.iter().map(move |&dt| (m, *name, dt)))
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    let mut results: Vec<Option<Result<BenchmarkErrors>>> = (0..jobs.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let chunks: Vec<Vec<usize>> = (0..threads)
+            .map(|k| (k..jobs.len()).step_by(threads).collect())
+            .collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|indices| {
+                let jobs = &jobs;
+                scope.spawn(move || {
+                    indices
+                        .into_iter()
+                        .map(|i| {
+                            let (_, name, dt) = jobs[i];
+                            (i, benchmark_point(problem, name, dt))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            if let Ok(done) = handle.join() {
+                for (i, r) in done {
+                    results[i] = Some(r);
+                }
+            }
+        }
+    });
+    let mut out = Vec::with_capacity(jobs.len());
+    for ((_, name, dt), result) in jobs.iter().zip(results) {
+        let point = result
+            .ok_or(Error::InvalidParameter {
+                name: "method",
+                value: format!("{name} at dt = {dt:e}"),
+                expected: "a benchmark worker that completes (it panicked)".into(),
+            })?
+            .map_err(|e| Error::InvalidParameter {
+                name: "method",
+                value: format!("{name} at dt = {dt:e}"),
+                expected: format!("a successful run ({e})"),
+            })?;
+        out.push((name.to_string(), point));
+    }
+    Ok(out)
+}
+
+/// Table 2 from a `dt_error` table: for each method and target, the step size at which the
+/// averaged error `½(err_q + err_ω)` reaches the target, by [`step_for_error`] (linear
+/// interpolation of log10 error on the log10 dt grid). `None` where the grid does not bracket
+/// the target.
+pub fn table2(
+    rows: &[(String, BenchmarkErrors)],
+    methods: &[&str],
+) -> Vec<(String, f64, Option<f64>)> {
+    let mut out = Vec::new();
+    for name in methods {
+        let points: Vec<&BenchmarkErrors> = rows
+            .iter()
+            .filter(|(m, _)| m == name)
+            .map(|(_, p)| p)
+            .collect();
+        let dts: Vec<f64> = points.iter().map(|p| p.dt).collect();
+        let errors: Vec<f64> = points.iter().map(|p| p.averaged()).collect();
+        for target in TABLE2_TARGETS {
+            let dt = step_for_error(&dts, &errors, target).ok();
+            out.push((name.to_string(), target, dt));
+        }
+    }
+    out
+}
+
+/// The paper's Table 2 entry for `name` and `target`, if it has one.
+pub fn paper_table2(name: &str, target: f64) -> Option<f64> {
+    let column = TABLE2_TARGETS.iter().position(|t| *t == target)?;
+    PAPER_TABLE2
+        .iter()
+        .find(|(m, _)| *m == name)
+        .map(|(_, v)| v[column])
+}
+
+/// One sample of the error along time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorAtTime {
+    /// The time `t_n` (accumulated).
+    pub t: f64,
+    /// The rotor error of Eq. (13) against `q′(t_n)` (DCM metric for MercuryDPM).
+    pub q_error: f64,
+    /// The angular-velocity error against `ω(t_n)` (`ω(t_n − dt/2)` for leapfrog methods).
+    pub omega_error: f64,
+}
+
+/// The errors of `name` along `[0, problem.t_max()]` with step `dt`, sampled every `every`
+/// steps (Figs. 3 and A.9).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `every` if it is zero; those of the runs.
+pub fn error_along_time(
+    problem: &SpiralCylinder,
+    name: &str,
+    dt: f64,
+    every: usize,
+) -> Result<Vec<ErrorAtTime>> {
+    if every == 0 {
+        return Err(Error::InvalidParameter {
+            name: "every",
+            value: "0".into(),
+            expected: "a positive sampling interval".into(),
+        });
+    }
+    if name == "mercurydpm" {
+        let mut stepper = MercuryDpm::new(*problem.body());
+        return sample_errors(problem, &mut stepper, dt, every, |m| Some(m.dcm()));
+    }
+    let mut stepper = spiral_stepper(name, *problem.body())?;
+    sample_errors(problem, &mut *stepper, dt, every, |_| None)
+}
+
+/// Runs `stepper` over `[0, t_max]` and measures the errors every `every` steps; `dcm` gives
+/// the lab → body matrix of a DCM stepper, whose rotor error is then the DCM metric.
+fn sample_errors<S: RotationalStepper<ConstantBodyTorque> + ?Sized>(
+    problem: &SpiralCylinder,
+    stepper: &mut S,
+    dt: f64,
+    every: usize,
+    dcm: impl Fn(&S) -> Option<nalgebra::Matrix3<f64>>,
+) -> Result<Vec<ErrorAtTime>> {
+    let steps = (problem.t_max() / dt).trunc() as usize;
+    let mut torque = problem.torque();
+    stepper.start(&mut torque, &problem.initial_state(), dt)?;
+    let leapfrog = stepper.is_leapfrog();
+    let mut t = 0.0;
+    let mut out = Vec::with_capacity(steps / every + 1);
+    for n in 1..=steps {
+        stepper.step(&mut torque)?;
+        t += dt;
+        if n % every == 0 {
+            let omega_time = if leapfrog { t - 0.5 * dt } else { t };
+            let (_, omega) = stepper.angular_velocity();
+            let (mut q_error, omega_error) =
+                problem.errors_at(t, &stepper.orientation(), omega_time, &omega)?;
+            if let Some(d) = dcm(stepper) {
+                q_error = problem.dcm_error(t, &d)?;
+            }
+            out.push(ErrorAtTime {
+                t,
+                q_error,
+                omega_error,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The median wall time of one step of `name` (ns), from runs of `steps` steps at `dt`
+/// on the cylinder (Fig. 4's quantity).
+///
+/// # Errors
+/// Those of the runs and of the timing.
+pub fn nanoseconds_per_step(
+    problem: &SpiralCylinder,
+    name: &str,
+    dt: f64,
+    steps: usize,
+    timing: &TimingOptions,
+) -> Result<f64> {
+    let timed = time_runs(timing, || run_for_time(problem, name, dt, steps))?;
+    Ok(timed.seconds / steps.max(1) as f64 * 1e9)
+}
+
+/// Integrates `steps` steps of `name` (for timing; returns the final ω so the work is kept).
+fn run_for_time(
+    problem: &SpiralCylinder,
+    name: &str,
+    dt: f64,
+    steps: usize,
+) -> Result<Vector3<f64>> {
+    let mut torque = problem.torque();
+    let mut stepper = spiral_stepper(name, *problem.body())?;
+    stepper.start(&mut torque, &problem.initial_state(), dt)?;
+    for _ in 0..steps {
+        stepper.step(&mut torque)?;
+    }
+    Ok(stepper.angular_velocity().1)
+}
+
+/// The CPU time to simulate `[0, t_max]` with `name` at `dt` (median of repeated runs).
+///
+/// # Errors
+/// Those of the runs and of the timing.
+pub fn seconds_to_simulate(
+    problem: &SpiralCylinder,
+    name: &str,
+    dt: f64,
+    timing: &TimingOptions,
+) -> Result<f64> {
+    let steps = (problem.t_max() / dt).trunc() as usize;
+    Ok(time_runs(timing, || run_for_time(problem, name, dt, steps))?.seconds)
+}
+
+/// The problem of the long run of Fig. 3: the paper's cylinder up to `t = 20` s.
+///
+/// # Errors
+/// Those of [`SpiralCylinder::new`].
+pub fn long_cylinder() -> Result<SpiralCylinder> {
+    SpiralCylinder::new(CylinderParameters {
+        t_max: 20.0,
+        ..CylinderParameters::default()
+    })
+}
+
+/// Wall-clock seconds since `start`, for the summary.
+pub fn elapsed(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64()
+}
+
+/// The step size of the long run of Fig. 3 (and of the per-step cost of Fig. 4).
+pub const LONG_RUN_DT: f64 = 1e-5;
+
+/// Samples of the long run: every 0.05 s.
+pub const LONG_RUN_EVERY: usize = 5000;
+
+/// The SPIRAL paper's benchmark: writes `dt_error.csv`, `table2.csv`, `error_time.csv`,
+/// `step_cost.csv`, `speedup.csv` and the figures under `spiral_paper/` of the output root.
+///
+/// # Errors
+/// Those of the runs, of the figures and of writing the files.
+pub fn spiral_paper() -> Result<super::Report> {
+    use crate::csv::{Cell, Table};
+    use crate::output::output_dir;
+    use crate::plot::{Curve, CurveStyle, Figure, Scale, time_figure};
+
+    let dir = output_dir("spiral_paper")?;
+    let mut report = super::Report::new("spiral_paper");
+    let problem = SpiralCylinder::paper()?;
+
+    // Fig. 2 / A.8: errors against dt.
+    let rows = dt_error(&problem, &SPIRAL_METHODS)?;
+    let mut table = Table::new(&["method", "dt", "steps", "t_final", "q_error", "omega_error"])?;
+    for (name, p) in &rows {
+        table.push(vec![
+            Cell::text(name.clone()),
+            Cell::Real(p.dt),
+            Cell::count(p.steps),
+            Cell::Real(p.t_final),
+            Cell::Real(p.q_error),
+            Cell::Real(p.omega_error),
+        ])?;
+    }
+    let path = dir.join("dt_error.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "every method on the paper's 20-point dt grid (Figs. 2, A.8): steps = trunc(1/dt), \
+         final time, relative L1 errors of q and ω (Eq. 13; DCM metric for mercurydpm)",
+    );
+    let curves = |methods: &[&str], pick: fn(&BenchmarkErrors) -> f64| -> Vec<Curve> {
+        methods
+            .iter()
+            .map(|name| {
+                let (x, y) = rows
+                    .iter()
+                    .filter(|(m, p)| m == name && pick(p) > 0.0)
+                    .map(|(_, p)| (p.dt, pick(p)))
+                    .unzip();
+                Curve::new(*name, x, y)
+            })
+            .collect()
+    };
+    let panels: [(&str, &[&str], &str); 2] = [
+        ("fig2", &FIGURE2_METHODS, "the paper's catalogue"),
+        (
+            "figA8",
+            &[
+                "spiral_leapfrog",
+                "spiral",
+                "spiral_omelyan",
+                "spiral_magnus",
+                "buss",
+                "rkmk4",
+                "cg4a",
+            ],
+            "SPIRAL variants, Buss (1/12) and the generic engines",
+        ),
+    ];
+    for (stem, methods, what) in panels {
+        for (suffix, pick, label) in [
+            (
+                "q",
+                (|p: &BenchmarkErrors| p.q_error) as fn(&BenchmarkErrors) -> f64,
+                "relative L1 error of q at T",
+            ),
+            (
+                "omega",
+                |p: &BenchmarkErrors| p.omega_error,
+                "relative L1 error of ω at T",
+            ),
+        ] {
+            let figure = curves(methods, pick).into_iter().fold(
+                Figure::new(format!("Cylinder, t ≤ 1 s: {label}"))
+                    .with_x_label("time step Δt [s]")
+                    .with_y_label(label)
+                    .with_x_scale(Scale::Log)
+                    .with_y_scale(Scale::Log)
+                    .with_style(CurveStyle::LineAndMarkers),
+                Figure::with_curve,
+            );
+            let files = figure.save(&dir, &format!("{stem}_{suffix}"))?;
+            report.add(&files.png, &format!("{label} against Δt, {what} (PNG)"));
+            report.add(&files.svg, "the same figure as SVG");
+            report.add(&files.csv, "its points (series, dt, error)");
+        }
+    }
+
+    // Table 2.
+    let ours = table2(&rows, &SPIRAL_METHODS);
+    let mut table = Table::new(&["method", "target", "dt", "paper_dt", "relative_difference"])?;
+    let mut summary = String::from(
+        "SPIRAL paper, Table 2 (dt reaching ½(err_q + err_ω) = target): ours | paper\n",
+    );
+    summary.push_str(&format!("  {:<16}", "method"));
+    for t in TABLE2_TARGETS {
+        summary.push_str(&format!(" {:>21}", format!("{t:e}")));
+    }
+    summary.push('\n');
+    for name in SPIRAL_METHODS {
+        let mut line = format!("  {name:<16}");
+        for target in TABLE2_TARGETS {
+            let dt = ours
+                .iter()
+                .find(|(m, t, _)| m == name && *t == target)
+                .and_then(|(_, _, dt)| *dt);
+            let paper = paper_table2(name, target);
+            let diff = match (dt, paper) {
+                (Some(a), Some(b)) => (a - b) / b,
+                _ => f64::NAN,
+            };
+            table.push(vec![
+                Cell::text(name),
+                Cell::Real(target),
+                Cell::Real(dt.unwrap_or(f64::NAN)),
+                Cell::Real(paper.unwrap_or(f64::NAN)),
+                Cell::Real(diff),
+            ])?;
+            let ours_text = dt.map_or("—".to_string(), |v| format!("{v:.3e}"));
+            let paper_text = paper.map_or("".to_string(), |v| format!("{v:.3e}"));
+            line.push_str(&format!(" {ours_text:>10}|{paper_text:<10}"));
+        }
+        summary.push_str(&line);
+        summary.push('\n');
+    }
+    let path = dir.join("table2.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "Table 2: the dt reaching each target of ½(err_q + err_ω) (interpolated on the log grid), \
+         beside the paper's value and the relative difference",
+    );
+
+    // Fig. 3 / A.9: errors along 20 s with dt = 1e-5.
+    let long = long_cylinder()?;
+    let mut table = Table::new(&["method", "t", "q_error", "omega_error"])?;
+    let mut q_curves = Vec::new();
+    let mut w_curves = Vec::new();
+    for name in FIGURE2_METHODS.iter().chain(&["spiral", "spiral_magnus"]) {
+        let samples = error_along_time(&long, name, LONG_RUN_DT, LONG_RUN_EVERY)?;
+        for s in &samples {
+            table.push(vec![
+                Cell::text(*name),
+                Cell::Real(s.t),
+                Cell::Real(s.q_error),
+                Cell::Real(s.omega_error),
+            ])?;
+        }
+        let positive = |f: fn(&ErrorAtTime) -> f64| -> (Vec<f64>, Vec<f64>) {
+            samples
+                .iter()
+                .filter(|s| f(s) > 0.0)
+                .map(|s| (s.t, f(s)))
+                .unzip()
+        };
+        let (x, y) = positive(|s| s.q_error);
+        q_curves.push(Curve::new(*name, x, y));
+        let (x, y) = positive(|s| s.omega_error);
+        w_curves.push(Curve::new(*name, x, y));
+    }
+    let path = dir.join("error_time.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "errors along 20 s with dt = 1e-5 (Figs. 3, A.9), every 0.05 s",
+    );
+    for (stem, curves, label) in [
+        ("fig3_q", &q_curves, "relative L1 error of q"),
+        ("fig3_omega", &w_curves, "relative L1 error of ω"),
+    ] {
+        let figure = time_figure(
+            &format!("Cylinder, Δt = 1e-5 s: {label} along time"),
+            label,
+            curves,
+            Scale::Log,
+        )?;
+        let files = figure.save(&dir, stem)?;
+        report.add(
+            &files.png,
+            &format!("{label} against time, Δt = 1e-5 (PNG)"),
+        );
+        report.add(&files.svg, "the same figure as SVG");
+        report.add(&files.csv, "its points (series, t, error)");
+    }
+
+    report.summary = summary;
+    Ok(report)
+}
