@@ -188,6 +188,16 @@ const SMALL_SERIES: [[f64; SMALL_TERMS]; 6] = [
     leading(&REMAINDER_COEFFICIENTS[5]),
 ];
 
+/// Below this value of `θ²` the cosine and `sin θ/θ` of [`cos_sinc`] need only their first
+/// five Taylor terms (the first omitted term is below `x⁵/10! < 3·10⁻²⁷`).
+pub const TINY_ANGLE_SQ: f64 = 1e-4;
+
+/// The first five Taylor terms of `S₀` and `S₁` (see [`TINY_ANGLE_SQ`]).
+const TINY_SERIES: [[f64; 5]; 2] = [
+    leading(&REMAINDER_COEFFICIENTS[0]),
+    leading(&REMAINDER_COEFFICIENTS[1]),
+];
+
 /// Taylor terms of `C(θ)` on the tiers of [`dexp_inv_coefficient`]: the terms fall like
 /// `(x/4π²)^k`, so 8 terms reach `10⁻¹⁸` for `x < 1/4` and 12 terms for `x < 1`.
 const DEXP_INV_SMALL: [f64; 8] = leading(&DEXP_INV_COEFFICIENTS);
@@ -236,7 +246,13 @@ pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
 /// needs), with the same branches as [`cos_sinc_versinc`].
 #[inline]
 pub fn cos_sinc<T: Real>(x: T) -> (T, T) {
-    if x < real(SMALL_ANGLE_SQ) {
+    if x < real(TINY_ANGLE_SQ) {
+        // The per-step rotations of the rigid-body steppers live here (|θ| ≲ 1e-2).
+        (
+            polynomial(x, &TINY_SERIES[0]),
+            polynomial(x, &TINY_SERIES[1]),
+        )
+    } else if x < real(SMALL_ANGLE_SQ) {
         (
             polynomial(x, &SMALL_SERIES[0]),
             polynomial(x, &SMALL_SERIES[1]),

@@ -17,6 +17,7 @@
 //! | [`SphereProblem`] | `So3`, `UnitQuat` acting on S² | left | the point `x*(t)` on S² |
 //! | [`TorquedRigidBody`] | `So3 × ℝ³`, `UnitQuat × ℝ³` | right | `(R_z(a) R_y(b) R_x(d), ω*)` |
 //! | [`VectorTestProblem`] | `ℝ³` ([`VectorOde`](crate::ode::VectorOde)) | — | `x*(t)` |
+//! | [`SpiralCylinder`] | rotational steppers, `UnitQuat × ℝ³` | right | analytic `ω(t)` (SPIRAL Eqs. 11–12), DOP853 reference `q(t)` |
 //!
 //! Every problem is implemented for every scalar `T: Real`, so dual numbers (`num_dual::Dual64`)
 //! flow through the vector fields and the exact solutions; parameters are stored as `f64` and

@@ -12,6 +12,7 @@
 //! | [`hairer_reference`] | `hairer_reference/` | DOPRI5, DOP853, ODEX statistics as Hairer's codes |
 //! | [`convergence_demo`] | `convergence_demo/` | orders of Munthe-Kaas methods on SO(3) × ℝ³ |
 //! | [`work_precision_demo`] | `work_precision_demo/` | fixed-step and adaptive methods: error vs work |
+//! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
 
 #[cfg(feature = "plot")]
 pub mod convergence;
@@ -22,6 +23,8 @@ pub mod work_precision;
 
 #[cfg(feature = "plot")]
 pub use convergence::convergence_demo;
+#[cfg(feature = "plot")]
+pub use spiral::spiral_paper;
 #[cfg(feature = "plot")]
 pub use work_precision::work_precision_demo;
 

@@ -387,7 +387,7 @@ pub const LONG_RUN_EVERY: usize = 5000;
 pub fn spiral_paper() -> Result<super::Report> {
     use crate::csv::{Cell, Table};
     use crate::output::output_dir;
-    use crate::plot::{Curve, CurveStyle, Figure, Scale, time_figure};
+    use crate::plot::{BarGroup, Curve, CurveStyle, Figure, Scale, bar_figure, time_figure};
 
     let dir = output_dir("spiral_paper")?;
     let mut report = super::Report::new("spiral_paper");
@@ -568,6 +568,156 @@ pub fn spiral_paper() -> Result<super::Report> {
         report.add(&files.csv, "its points (series, t, error)");
     }
 
+    // Fig. 4: cost per step relative to Direct Euler (which normalises every step).
+    let timing = TimingOptions {
+        min_repeats: 5,
+        max_repeats: 50,
+        max_seconds: 0.5,
+        tolerance: 0.03,
+    };
+    let mut costs = Vec::with_capacity(SPIRAL_METHODS.len());
+    for name in SPIRAL_METHODS {
+        costs.push(nanoseconds_per_step(
+            &problem,
+            name,
+            LONG_RUN_DT,
+            COST_STEPS,
+            &timing,
+        )?);
+    }
+    let euler_cost = SPIRAL_METHODS
+        .iter()
+        .position(|m| *m == "direct_euler")
+        .map_or(f64::NAN, |i| costs[i]);
+    let mut table = Table::new(&[
+        "method",
+        "normalized",
+        "ns_per_step",
+        "relative_to_direct_euler",
+    ])?;
+    summary.push_str("\nCost per step (ns, relative to Direct Euler):\n");
+    for (name, ns) in SPIRAL_METHODS.iter().zip(&costs) {
+        let stepper = spiral_stepper(name, *problem.body())?;
+        let normalized = stepper.renormalisation() != crate::rotation::Renormalisation::Never;
+        table.push(vec![
+            Cell::text(*name),
+            Cell::text(if normalized { "yes" } else { "no" }),
+            Cell::Real(*ns),
+            Cell::Real(ns / euler_cost),
+        ])?;
+        summary.push_str(&format!("  {name:<16} {ns:7.1} {:6.2}\n", ns / euler_cost));
+    }
+    let path = dir.join("step_cost.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "median wall time per step (ns; runs of 1e5 steps of 1e-5 s) and relative to Direct Euler \
+         with normalisation (Fig. 4)",
+    );
+    let categories: Vec<String> = SPIRAL_METHODS.iter().map(|m| m.to_string()).collect();
+    let relative: Vec<f64> = costs.iter().map(|c| c / euler_cost).collect();
+    let figure = bar_figure(
+        "Cost per time step relative to Direct Euler (with normalisation)",
+        "time per step / Direct Euler's",
+        &categories,
+        &[BarGroup::new("relative cost", relative)],
+        Scale::Linear,
+    )?
+    .with_reference_line(1.0, "Direct Euler");
+    let files = figure.save(&dir, "fig4_step_cost")?;
+    report.add(&files.png, "cost per step relative to Direct Euler (PNG)");
+    report.add(&files.svg, "the same figure as SVG");
+    report.add(&files.csv, "its bars (series, method, relative cost)");
+
+    // Fig. 5: CPU time to simulate 1 s at the step of Table 2, relative to Direct Euler.
+    let speed_timing = TimingOptions {
+        min_repeats: 3,
+        max_repeats: 10,
+        max_seconds: 1.0,
+        tolerance: 0.05,
+    };
+    let mut table = Table::new(&["method", "target", "cpu_seconds", "speedup_vs_direct_euler"])?;
+    let mut seconds: Vec<(String, f64, f64)> = Vec::new();
+    for (name, target, dt) in &ours {
+        if let Some(dt) = dt {
+            seconds.push((
+                name.clone(),
+                *target,
+                seconds_to_simulate(&problem, name, *dt, &speed_timing)?,
+            ));
+        }
+    }
+    let euler_seconds = |target: f64| {
+        seconds
+            .iter()
+            .find(|(m, t, _)| m == "direct_euler" && *t == target)
+            .map_or(f64::NAN, |(_, _, s)| *s)
+    };
+    for (name, target, s) in &seconds {
+        table.push(vec![
+            Cell::text(name.clone()),
+            Cell::Real(*target),
+            Cell::Real(*s),
+            Cell::Real(euler_seconds(*target) / s),
+        ])?;
+    }
+    let path = dir.join("speedup.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "CPU time to simulate 1 s at each method's Table-2 step and the speed-up over Direct Euler \
+         (Fig. 5)",
+    );
+    let with_all: Vec<&str> = SPIRAL_METHODS
+        .iter()
+        .copied()
+        .filter(|m| seconds.iter().filter(|(n, _, _)| n == m).count() == TABLE2_TARGETS.len())
+        .collect();
+    let groups: Vec<BarGroup> = TABLE2_TARGETS
+        .iter()
+        .map(|target| {
+            let values = with_all
+                .iter()
+                .map(|m| {
+                    seconds
+                        .iter()
+                        .find(|(n, t, _)| n == m && t == target)
+                        .map_or(f64::NAN, |(_, _, s)| euler_seconds(*target) / s)
+                })
+                .collect();
+            BarGroup::new(format!("target {target:e}"), values)
+        })
+        .collect();
+    let categories: Vec<String> = with_all.iter().map(|m| m.to_string()).collect();
+    let figure = bar_figure(
+        "Speed-up over Direct Euler at equal error after 1 s",
+        "CPU time of Direct Euler / CPU time",
+        &categories,
+        &groups,
+        Scale::Log,
+    )?
+    .with_reference_line(1.0, "Direct Euler");
+    let files = figure.save(&dir, "fig5_speedup")?;
+    report.add(
+        &files.png,
+        "speed-up over Direct Euler for the four targets (PNG)",
+    );
+    report.add(&files.svg, "the same figure as SVG");
+    report.add(&files.csv, "its bars (series = target, method, speed-up)");
+    summary.push_str("\nSpeed-up over Direct Euler at target 1e-3 / 1e-5:\n");
+    for name in &with_all {
+        let at = |target: f64| {
+            seconds
+                .iter()
+                .find(|(n, t, _)| n == name && *t == target)
+                .map_or(f64::NAN, |(_, _, s)| euler_seconds(target) / s)
+        };
+        summary.push_str(&format!("  {name:<16} {:9.1} {:9.1}\n", at(1e-3), at(1e-5)));
+    }
+
     report.summary = summary;
     Ok(report)
 }
+
+/// Steps per timing run of [`nanoseconds_per_step`] in [`spiral_paper`].
+pub const COST_STEPS: usize = 100_000;

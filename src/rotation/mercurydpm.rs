@@ -169,19 +169,9 @@ pub fn lab_to_body(q: &Quaternion<f64>) -> Matrix3<f64> {
     rotation_matrix(&normalize(q)).transpose()
 }
 
-/// The matrix 1-norm: the largest absolute column sum.
-fn one_norm(m: &Matrix3<f64>) -> f64 {
-    m.column_iter()
-        .map(|c| c.iter().map(|x| x.abs()).sum::<f64>())
-        .fold(0.0, f64::max)
-}
-
-/// The SPIRAL benchmark's error of a direction-cosine matrix (its metric for MercuryDPM):
-/// `‖D − D_ref‖₁ / ‖D‖₁` with the matrix 1-norm (largest absolute column sum), relative to the
-/// **computed** matrix `computed = D`.
-pub fn dcm_relative_error(computed: &Matrix3<f64>, reference: &Matrix3<f64>) -> f64 {
-    one_norm(&(computed - reference)) / one_norm(computed)
-}
+/// The SPIRAL benchmark's error of a direction-cosine matrix (its metric for MercuryDPM), defined
+/// with the benchmark in [`crate::problems::cylinder`].
+pub use crate::problems::cylinder::dcm_relative_error;
 
 /// Gram–Schmidt on the columns of `m` (modified form): the first column is normalised, the
 /// second made orthogonal to it and normalised, the third orthogonal to both and normalised.
