@@ -2,7 +2,7 @@
 
 use nalgebra::{Matrix3, Quaternion, SymmetricEigen, Vector3};
 
-use super::quaternion::rotate;
+use super::quaternion::{rotate, rotate_inverse};
 use crate::error::{Error, Result};
 
 /// A rigid body described in its principal-axis (body) frame by the principal moments of
@@ -146,8 +146,27 @@ impl RigidBody {
         rotate(q, &self.body_momentum(omega))
     }
 
+    /// The body angular velocity of a spatial angular momentum `L`: `ω = J⁻¹ (q̄ L q)/|q|²`.
+    pub fn angular_velocity_from_spatial_momentum(
+        &self,
+        q: &Quaternion<f64>,
+        momentum: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        self.body_angular_velocity(&rotate_inverse(q, momentum))
+    }
+
     /// The kinetic energy `½ ωᵀ J ω`.
     pub fn kinetic_energy(&self, omega: &Vector3<f64>) -> f64 {
         0.5 * omega.dot(&self.body_momentum(omega))
     }
+}
+
+/// The lab-frame angular velocity `ω_lab = q ω_body q̄ / |q|²` of the rotor `q` (body → lab).
+pub fn lab_angular_velocity(q: &Quaternion<f64>, omega_body: &Vector3<f64>) -> Vector3<f64> {
+    rotate(q, omega_body)
+}
+
+/// The body-frame angular velocity `ω_body = q̄ ω_lab q / |q|²` of the rotor `q` (body → lab).
+pub fn body_angular_velocity(q: &Quaternion<f64>, omega_lab: &Vector3<f64>) -> Vector3<f64> {
+    rotate_inverse(q, omega_lab)
 }

@@ -66,7 +66,10 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// the torque field takes a rotor. [`MercuryDpm::dcm`] gives `D_n` itself, for the benchmark's
 /// matrix metric ([`dcm_relative_error`]).
 ///
-/// **Cost and order.** One torque evaluation per step. `D` is orthonormalised every step.
+/// **Cost and order.** One torque evaluation per step. `D` is orthonormalised every step
+/// ([`Renormalisation::EveryStep`]). Unlike the quaternion steppers' normalisation this is not an
+/// option: the Gram–Schmidt step is part of the matrix update as the method defines it, and the
+/// rotor is read off `D` by a conversion that assumes an orthonormal matrix.
 /// Measured global order **1** in both `q` and `ω` (`tests/rotation_classic.rs`, slopes over
 /// step doublings: 1.00 / 1.00 on an asymmetric body with an attitude- and time-dependent
 /// torque, 0.97–0.99 / 1.00 on the SPIRAL cylinder, 1.00 for the matrix metric and for the

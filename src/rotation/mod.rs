@@ -10,7 +10,7 @@
 //! to lab, `v_lab = q v_body q̄`; body-frame kinematics `q̇ = ½ q ⊗ (0, ω_b)`;
 //! `exp(v) = (cos|v|, sin|v| v/|v|)`, so `q ⊗ exp(dt ω/2)` turns by the angle `dt |ω|`.
 //!
-//! | stepper | name | q / ω order (measured) | torque evaluations | normalises |
+//! | stepper | name | q / ω order (measured) | torque evaluations | normalises (default) |
 //! |---|---|---|---|---|
 //! | [`SpiralLeapfrog`] | `spiral_leapfrog` | 2 / 3 (constant body torque), 2 / 2 otherwise | 1 | never |
 //! | [`Spiral`] | `spiral` | 2 / 3 (constant body torque), 1 / 1 otherwise | 1 | never |
@@ -25,6 +25,14 @@
 //! | [`Johnson`] | `johnson` | 1 / 1 | 1 | every step |
 //! | [`MercuryDpm`] | `mercurydpm` | 1 / 1 | 1 | every step (Gram–Schmidt) |
 //! | [`LieEngine`] | e.g. `rkmk4`, `cg4a` | the engine's | its stages | never |
+//!
+//! Every quaternion stepper takes another normalisation policy ([`Renormalisation`]: never,
+//! every step, every `n` steps) through its `with_renormalisation` builder; the default is the
+//! published benchmark's, and each stepper's docs say which normalisation the policy switches
+//! (the one after the rotor update; normalisations inside a step that belong to the method, such
+//! as Fincham's half-step rotor, stay). The shared logic is [`Renormaliser`]. MercuryDPM's
+//! Gram–Schmidt is part of its matrix update and not an option; the Lie engines stay on the
+//! group by construction.
 //!
 //! Orders are the slopes measured in `tests/rotation_spiral.rs` and `tests/rotation_classic.rs`
 //! on the SPIRAL cylinder and on an asymmetric body under an attitude- and time-dependent torque
@@ -68,8 +76,8 @@ pub use spiral_leapfrog::{EulerSsprk3, SpiralLeapfrog};
 pub use spiral_magnus::SpiralMagnus;
 pub use spiral_omelyan::SpiralOmelyan;
 pub use stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_step_size,
-    checked_torque, not_started, run_steps,
+    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
+    check_step_size, checked_torque, not_started, run_steps,
 };
 pub use torque::{BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, TorqueField};
 pub use velocity_verlet::VelocityVerlet;

@@ -7,8 +7,8 @@ use super::body::RigidBody;
 use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
 use super::stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_step_size,
-    checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
+    check_step_size, checked_torque, not_started,
 };
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
@@ -114,8 +114,9 @@ fn magnus_step(
 ///
 /// **Properties.** One torque evaluation per step (two at the start); not leapfrog
 /// ([`RotationalMethod::angular_velocity`] and [`RotationalStepper::state`] return the
-/// synchronised `(t_n, ω_n)` without evaluating the torque); the rotor is **never**
-/// renormalised ([`Renormalisation::Never`]): `exp(Ω)` is a unit quaternion. The torque history
+/// synchronised `(t_n, ω_n)` without evaluating the torque); by default the rotor is **never**
+/// renormalised ([`Renormalisation::Never`]; see **Renormalisation**): `exp(Ω)` is a unit
+/// quaternion. The torque history
 /// assumes a constant step: [`RotationalStepper::start`] resets it.
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): **third order
@@ -123,6 +124,12 @@ fn magnus_step(
 /// time-dependent lab-frame torque, 3.00 and 3.00 on the paper's cylinder, 2.95 and 3.03 on an
 /// asymmetric body under a constant body torque (where the errors at the smallest step,
 /// ~5e-13, approach the reference's accuracy).
+///
+/// **Renormalisation.** Default [`Renormalisation::Never`]. [`SpiralMagnus::with_renormalisation`]
+/// adds a normalisation of `q_{n+1}` at the end of the step (`EveryStep` or `Every(n)`); the
+/// start's predictor step (used only for the torque rate) is not normalised, and the step has no
+/// other normalisation. Without it `|q| − 1` random-walks by round-off (measured up to 1e-12
+/// after 10⁵ steps on the SPIRAL cylinder, dt = 1e-5).
 ///
 /// # Examples
 /// ```
@@ -146,6 +153,8 @@ fn magnus_step(
 #[derive(Debug, Clone)]
 pub struct SpiralMagnus {
     body: RigidBody,
+    /// The end-of-step renormalisation (policy and step count).
+    renormaliser: Renormaliser,
     map: EulerSsprk3,
     dt: f64,
     t: f64,
@@ -164,6 +173,7 @@ impl SpiralMagnus {
     pub fn new(body: RigidBody) -> Self {
         Self {
             body,
+            renormaliser: Renormaliser::NEVER,
             map: EulerSsprk3::new(),
             dt: 0.0,
             t: 0.0,
@@ -174,6 +184,19 @@ impl SpiralMagnus {
             start_rate: Vector3::zeros(),
             started: false,
         }
+    }
+
+    /// The method with the end-of-step renormalisation `policy` instead of the default
+    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
+    /// are counted from [`RotationalStepper::start`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
+    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
+        Ok(Self {
+            renormaliser: Renormaliser::new(policy)?,
+            ..self
+        })
     }
 }
 
@@ -191,7 +214,7 @@ impl RotationalMethod for SpiralMagnus {
     }
 
     fn renormalisation(&self) -> Renormalisation {
-        Renormalisation::Never
+        self.renormaliser.policy()
     }
 
     fn time(&self) -> f64 {
@@ -234,6 +257,7 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
         self.t = state.t;
         self.q = state.q;
         self.omega = state.omega;
+        self.renormaliser.reset();
         self.started = true;
         Ok(())
     }
@@ -259,7 +283,7 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
             curvature,
         };
         let (q, omega) = magnus_step(&self.body, &self.map, &self.q, &self.omega, &model, dt);
-        self.q = q;
+        self.q = self.renormaliser.apply(q);
         self.omega = omega;
         self.previous = [tau, p1];
         self.known = (self.known + 1).min(2);

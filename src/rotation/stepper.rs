@@ -4,6 +4,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::RigidBody;
+use super::quaternion::normalize;
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
 
@@ -45,6 +46,13 @@ impl RotationalState {
 
 /// When a stepper rescales its quaternion (or orthonormalises its rotation matrix) to unit
 /// length.
+///
+/// Every quaternion stepper of the catalogue takes a policy through its `with_renormalisation`
+/// builder (default: what the published benchmark does, SPIRAL §4 and App. B) and applies it
+/// to the rotor at the end of each step with a [`Renormaliser`]. Steps are counted from
+/// [`RotationalStepper::start`]: the first step after the start is step 1. Under a policy other
+/// than `EveryStep` the rotor a method carries, reports and passes to the torque field need not
+/// be unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Renormalisation {
     /// Never: the method keeps `|q| = 1` by construction (exponential or Cayley updates) or
@@ -52,8 +60,99 @@ pub enum Renormalisation {
     Never,
     /// After every step (as the published benchmark does for RK4, Direct Euler, …).
     EveryStep,
-    /// Every `n` steps (YADE normalises SPIRAL's quaternion every 5000 steps).
+    /// After every `n`-th step, i.e. after steps `n, 2n, 3n, …` counted from the start (YADE
+    /// normalises SPIRAL's quaternion every 5000 steps). `Every(1)` acts as
+    /// [`Renormalisation::EveryStep`]; `Every(0)` is rejected by [`Renormaliser::new`].
     Every(usize),
+}
+
+/// The end-of-step renormalisation of a quaternion stepper: a [`Renormalisation`] policy and
+/// the count of steps since the last normalisation (so `Every(n)` normalises after steps
+/// `n, 2n, …` counted from [`Renormaliser::reset`], which the steppers call in
+/// [`RotationalStepper::start`]).
+///
+/// [`Renormaliser::apply`] is the one call a stepper makes on its new rotor; with
+/// [`Renormalisation::EveryStep`] it returns exactly `q/|q|` as
+/// [`super::quaternion::normalize`] computes it, and with [`Renormalisation::Never`] it returns
+/// `q` untouched, so the two policies reproduce the benchmark's arithmetic bit for bit.
+///
+/// # Examples
+/// ```
+/// use lieode::rotation::{Renormalisation, Renormaliser};
+/// use nalgebra::Quaternion;
+///
+/// let mut every_third = Renormaliser::new(Renormalisation::Every(3))?;
+/// let q = Quaternion::new(1.0, 0.0, 0.0, 1e-3); // |q| > 1
+/// assert_eq!(every_third.apply(q), q); // step 1
+/// assert_eq!(every_third.apply(q), q); // step 2
+/// assert!((every_third.apply(q).norm() - 1.0).abs() < 1e-15); // step 3: normalised
+/// assert_eq!(every_third.apply(q), q); // step 4
+/// assert!(Renormaliser::new(Renormalisation::Every(0)).is_err());
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Renormaliser {
+    policy: Renormalisation,
+    /// Steps since the last normalisation (or since the reset), below `n` for `Every(n)`.
+    since: usize,
+}
+
+impl Renormaliser {
+    /// The policy [`Renormalisation::Never`].
+    pub const NEVER: Self = Self {
+        policy: Renormalisation::Never,
+        since: 0,
+    };
+
+    /// The policy [`Renormalisation::EveryStep`].
+    pub const EVERY_STEP: Self = Self {
+        policy: Renormalisation::EveryStep,
+        since: 0,
+    };
+
+    /// A renormaliser with the policy `policy`, its step count at zero.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
+    pub fn new(policy: Renormalisation) -> Result<Self> {
+        if policy == Renormalisation::Every(0) {
+            return Err(Error::InvalidParameter {
+                name: "renormalisation",
+                value: format!("{policy:?}"),
+                expected: "Never, EveryStep or Every(n) with n ≥ 1 steps".into(),
+            });
+        }
+        Ok(Self { policy, since: 0 })
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Renormalisation {
+        self.policy
+    }
+
+    /// Sets the step count back to zero (the steppers call it when they start).
+    pub fn reset(&mut self) {
+        self.since = 0;
+    }
+
+    /// Counts one step and returns its rotor `q`, normalised to `q/|q|` if the policy asks for
+    /// it after this step, unchanged otherwise.
+    #[inline]
+    pub fn apply(&mut self, q: Quaternion<f64>) -> Quaternion<f64> {
+        match self.policy {
+            Renormalisation::Never => q,
+            Renormalisation::EveryStep => normalize(&q),
+            Renormalisation::Every(n) => {
+                self.since += 1;
+                if self.since >= n {
+                    self.since = 0;
+                    normalize(&q)
+                } else {
+                    q
+                }
+            }
+        }
+    }
 }
 
 /// What every rotational stepper tells about itself and its current state (the part of the
@@ -68,7 +167,9 @@ pub trait RotationalMethod {
     /// Whether the angular velocity lives at half steps.
     fn is_leapfrog(&self) -> bool;
 
-    /// The normalisation policy.
+    /// The normalisation policy applied to the rotor at the end of each step (the quaternion
+    /// steppers' `with_renormalisation` builders set it; each stepper's documentation gives its
+    /// default).
     fn renormalisation(&self) -> Renormalisation;
 
     /// The current time `t_n`.
@@ -180,4 +281,40 @@ pub fn run_steps<T: TorqueField, S: RotationalStepper<T>>(
         stepper.step(torque)?;
     }
     Ok(stepper)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constant_renormalisers_are_the_checked_ones() {
+        assert_eq!(
+            Renormaliser::new(Renormalisation::Never).ok(),
+            Some(Renormaliser::NEVER)
+        );
+        assert_eq!(
+            Renormaliser::new(Renormalisation::EveryStep).ok(),
+            Some(Renormaliser::EVERY_STEP)
+        );
+    }
+
+    #[test]
+    fn every_n_counts_from_the_reset() {
+        let q = Quaternion::new(1.0, 2.0, 0.0, 0.0);
+        let unit = normalize(&q);
+        let mut every_two = Renormaliser::NEVER;
+        if let Ok(r) = Renormaliser::new(Renormalisation::Every(2)) {
+            every_two = r;
+        }
+        assert_eq!(every_two.policy(), Renormalisation::Every(2));
+        let applied: Vec<_> = (0..5).map(|_| every_two.apply(q)).collect();
+        assert_eq!(applied, [q, unit, q, unit, q]);
+        every_two.reset();
+        assert_eq!(every_two.apply(q), q);
+        assert_eq!(every_two.apply(q), unit);
+        let (mut never, mut every) = (Renormaliser::NEVER, Renormaliser::EVERY_STEP);
+        assert_eq!(never.apply(q), q);
+        assert_eq!(every.apply(q), unit);
+    }
 }
