@@ -1,5 +1,10 @@
-//! Omelyan's advanced leapfrog (Omelyan 1998; SPIRAL App. B.5), and its fixed-point iteration
-//! for the half-step angular velocity, shared with [`super::spiral_omelyan`].
+//! Omelyan's advanced leapfrog (Omelyan 1998; SPIRAL App. B.5), its fixed-point iteration for
+//! the half-step angular velocity, and the stepper [`OmelyanLeapfrog`] that it shares with
+//! [`super::spiral_omelyan`]: the two methods differ only in the start and the rotor update
+//! ([`OmelyanVariant`]).
+
+use core::fmt;
+use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
@@ -94,7 +99,30 @@ pub(crate) fn cayley_update(q: &Quaternion<f64>, omega: &Vector3<f64>, dt: f64) 
     (q * (1.0 - a) + times_pure(q, omega) * (0.5 * dt)) / (1.0 + a)
 }
 
-/// The half-step start shared by Omelyan's scheme and SPIRAL + Omelyan:
+/// The start of a half-step method: `ω_{−½} = map(body, ω_0, τ(t_0, q_0, ω_0))` (one torque
+/// evaluation), after checking the step size and the state, and checking the result.
+pub(crate) fn half_step_start<T, F>(
+    body: &RigidBody,
+    torque: &mut T,
+    state: &RotationalState,
+    dt: f64,
+    map: F,
+) -> Result<Vector3<f64>>
+where
+    T: TorqueField,
+    F: FnOnce(&RigidBody, &Vector3<f64>, &Vector3<f64>) -> Vector3<f64>,
+{
+    check_step_size(dt)?;
+    state
+        .check_finite("state")
+        .map_err(|_| Error::NonFinite { name: "state" })?;
+    let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
+    let omega_half = map(body, &state.omega, &tau);
+    RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
+    Ok(omega_half)
+}
+
+/// Omelyan's half-step start:
 /// `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0))` (one torque evaluation).
 pub(crate) fn omelyan_start<T: TorqueField>(
     body: &RigidBody,
@@ -102,14 +130,9 @@ pub(crate) fn omelyan_start<T: TorqueField>(
     state: &RotationalState,
     dt: f64,
 ) -> Result<Vector3<f64>> {
-    check_step_size(dt)?;
-    state
-        .check_finite("state")
-        .map_err(|_| Error::NonFinite { name: "state" })?;
-    let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-    let omega_half = state.omega - body.angular_acceleration(&state.omega, &tau) * (0.5 * dt);
-    RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
-    Ok(omega_half)
+    half_step_start(body, torque, state, dt, |body, omega, tau| {
+        omega - body.angular_acceleration(omega, tau) * (0.5 * dt)
+    })
 }
 
 /// The synchronised state of a half-step method as [`RotationalStepper::state`] prescribes:
@@ -125,6 +148,234 @@ pub(crate) fn synchronised_state<T: TorqueField>(
     let tau = checked_torque(torque, t, q, omega_half)?;
     let omega = omega_half + body.angular_acceleration(omega_half, &tau) * (0.5 * dt);
     Ok(RotationalState::new(t, *q, omega))
+}
+
+/// What sets the two methods of [`OmelyanLeapfrog`] apart: the name, the start (`ω_{−½}` from
+/// the initial state) and the rotor update (`q_{n+1}` from `q_n` and `ω_{n+½}`).
+///
+/// Sealed: implemented by [`OmelyanCayley`] ([`Omelyan`]) and
+/// [`SpiralExponential`](super::spiral_omelyan::SpiralExponential)
+/// ([`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)) only.
+pub trait OmelyanVariant: sealed::Variant {}
+
+pub(crate) mod sealed {
+    //! The sealed part of [`super::OmelyanVariant`].
+
+    use nalgebra::{Quaternion, Vector3};
+
+    use super::super::body::RigidBody;
+    use super::super::stepper::RotationalState;
+    use super::super::torque::TorqueField;
+    use crate::error::Result;
+
+    /// The variant's name, start and rotor update.
+    pub trait Variant {
+        /// The method's name ([`super::super::RotationalMethod::name`]).
+        const NAME: &'static str;
+        /// The name of the type alias, shown by [`core::fmt::Debug`].
+        const TYPE_NAME: &'static str;
+
+        /// `ω_{−½}` from `state` for the step `dt`, with one torque evaluation; checks the step
+        /// size and the state, and that the result is finite.
+        fn start<T: TorqueField>(
+            body: &RigidBody,
+            torque: &mut T,
+            state: &RotationalState,
+            dt: f64,
+        ) -> Result<Vector3<f64>>;
+
+        /// `q_{n+1}` from `q_n` and `ω_{n+½}` (before any renormalisation).
+        fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64)
+        -> Quaternion<f64>;
+    }
+}
+
+/// Omelyan's own variant of [`OmelyanLeapfrog`], the method [`Omelyan`]: Omelyan's start
+/// `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ_0)` and the Cayley-type rotor update (SPIRAL
+/// Eq. B.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OmelyanCayley;
+
+impl sealed::Variant for OmelyanCayley {
+    const NAME: &'static str = "omelyan";
+    const TYPE_NAME: &'static str = "Omelyan";
+
+    #[inline]
+    fn start<T: TorqueField>(
+        body: &RigidBody,
+        torque: &mut T,
+        state: &RotationalState,
+        dt: f64,
+    ) -> Result<Vector3<f64>> {
+        omelyan_start(body, torque, state, dt)
+    }
+
+    #[inline]
+    fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64) -> Quaternion<f64> {
+        cayley_update(q, omega_half, dt)
+    }
+}
+
+impl OmelyanVariant for OmelyanCayley {}
+
+/// The stepper behind [`Omelyan`] and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan):
+/// the angular velocity at half steps by Omelyan's fixed point ([`omelyan_half_step`], one
+/// torque evaluation per step), the start and the rotor update by the variant `V`
+/// ([`OmelyanVariant`]), and an optional renormalisation of `q_{n+1}` at the end of the step.
+/// Use it through the two aliases, whose documentation gives the equations, the measured
+/// orders and the renormalisation notes.
+#[derive(Clone)]
+pub struct OmelyanLeapfrog<V> {
+    body: RigidBody,
+    /// The end-of-step renormalisation (policy and step count).
+    renormaliser: Renormaliser,
+    iterations: usize,
+    dt: f64,
+    t: f64,
+    q: Quaternion<f64>,
+    /// `ω_{n−½}`.
+    omega_half: Vector3<f64>,
+    started: bool,
+    variant: PhantomData<V>,
+}
+
+impl<V: OmelyanVariant> fmt::Debug for OmelyanLeapfrog<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(V::TYPE_NAME)
+            .field("body", &self.body)
+            .field("renormaliser", &self.renormaliser)
+            .field("iterations", &self.iterations)
+            .field("dt", &self.dt)
+            .field("t", &self.t)
+            .field("q", &self.q)
+            .field("omega_half", &self.omega_half)
+            .field("started", &self.started)
+            .finish()
+    }
+}
+
+impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
+    /// The method for `body` with [`DEFAULT_ITERATIONS`] fixed-point iterations.
+    pub fn new(body: RigidBody) -> Self {
+        Self {
+            body,
+            renormaliser: Renormaliser::NEVER,
+            iterations: DEFAULT_ITERATIONS,
+            dt: 0.0,
+            t: 0.0,
+            q: Quaternion::identity(),
+            omega_half: Vector3::zeros(),
+            started: false,
+            variant: PhantomData,
+        }
+    }
+
+    /// The method with the end-of-step renormalisation `policy` instead of the default
+    /// [`Renormalisation::Never`] (see **Renormalisation** in the documentation of [`Omelyan`]
+    /// and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)). Steps are counted from
+    /// [`RotationalStepper::start`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
+    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
+        Ok(Self {
+            renormaliser: Renormaliser::new(policy)?,
+            ..self
+        })
+    }
+
+    /// The method for `body` with `iterations` fixed-point iterations per step.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `iterations` if it is 0.
+    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
+        check_iterations(iterations)?;
+        Ok(Self {
+            iterations,
+            ..Self::new(body)
+        })
+    }
+
+    /// The number of fixed-point iterations per step.
+    pub fn iterations(&self) -> usize {
+        self.iterations
+    }
+}
+
+impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
+    fn name(&self) -> &str {
+        V::NAME
+    }
+
+    fn torque_evaluations_per_step(&self) -> usize {
+        1
+    }
+
+    fn is_leapfrog(&self) -> bool {
+        true
+    }
+
+    fn renormalisation(&self) -> Renormalisation {
+        self.renormaliser.policy()
+    }
+
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn orientation(&self) -> Quaternion<f64> {
+        self.q
+    }
+
+    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
+        (self.t - 0.5 * self.dt, self.omega_half)
+    }
+
+    fn body(&self) -> &RigidBody {
+        &self.body
+    }
+}
+
+impl<V: OmelyanVariant, T: TorqueField> RotationalStepper<T> for OmelyanLeapfrog<V> {
+    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
+        self.started = false;
+        self.omega_half = V::start(&self.body, torque, state, dt)?;
+        self.dt = dt;
+        self.t = state.t;
+        self.q = state.q;
+        self.renormaliser.reset();
+        self.started = true;
+        Ok(())
+    }
+
+    fn step(&mut self, torque: &mut T) -> Result<()> {
+        if !self.started {
+            return Err(not_started());
+        }
+        let dt = self.dt;
+        let tau = checked_torque(torque, self.t, &self.q, &self.omega_half)?;
+        self.omega_half =
+            omelyan_half_step(&self.body, &self.omega_half, &tau, dt, self.iterations);
+        self.q = self
+            .renormaliser
+            .apply(V::rotor_update(&self.q, &self.omega_half, dt));
+        self.t += dt;
+        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
+    }
+
+    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
+        if !self.started {
+            return Err(not_started());
+        }
+        synchronised_state(
+            &self.body,
+            torque,
+            self.t,
+            &self.q,
+            &self.omega_half,
+            self.dt,
+        )
+    }
 }
 
 /// Omelyan's advanced leapfrog (I. P. Omelyan, *Phys. Rev. E* 58 (1998) 1169; SPIRAL App. B.5,
@@ -150,6 +401,9 @@ pub(crate) fn synchronised_state<T: TorqueField>(
 /// preserves `|q|` in exact arithmetic, so `|q|` only drifts by round-off. The number of
 /// fixed-point iterations is an
 /// option ([`Omelyan::with_iterations`], default [`DEFAULT_ITERATIONS`] = 3).
+///
+/// The stepper is [`OmelyanLeapfrog`] with the variant [`OmelyanCayley`]; it shares all but the
+/// start and the rotor update with [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
 /// in q and ω (ω at the half steps) — slopes 2.00 and 2.00 on the paper's cylinder and on an
@@ -184,141 +438,7 @@ pub(crate) fn synchronised_state<T: TorqueField>(
 /// assert!(Omelyan::with_iterations(body, 0).is_err());
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Omelyan {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    iterations: usize,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    /// `ω_{n−½}`.
-    omega_half: Vector3<f64>,
-    started: bool,
-}
-
-impl Omelyan {
-    /// The method for `body` with [`DEFAULT_ITERATIONS`] fixed-point iterations.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
-            iterations: DEFAULT_ITERATIONS,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega_half: Vector3::zeros(),
-            started: false,
-        }
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
-            ..self
-        })
-    }
-
-    /// The method for `body` with `iterations` fixed-point iterations per step.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `iterations` if it is 0.
-    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
-        check_iterations(iterations)?;
-        Ok(Self {
-            iterations,
-            ..Self::new(body)
-        })
-    }
-
-    /// The number of fixed-point iterations per step.
-    pub fn iterations(&self) -> usize {
-        self.iterations
-    }
-}
-
-impl RotationalMethod for Omelyan {
-    fn name(&self) -> &str {
-        "omelyan"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        true
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_half)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
-
-impl<T: TorqueField> RotationalStepper<T> for Omelyan {
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.started = false;
-        self.omega_half = omelyan_start(&self.body, torque, state, dt)?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
-    }
-
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_half)?;
-        self.omega_half =
-            omelyan_half_step(&self.body, &self.omega_half, &tau, dt, self.iterations);
-        self.q = self
-            .renormaliser
-            .apply(cayley_update(&self.q, &self.omega_half, dt));
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
-    }
-
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        synchronised_state(
-            &self.body,
-            torque,
-            self.t,
-            &self.q,
-            &self.omega_half,
-            self.dt,
-        )
-    }
-}
+pub type Omelyan = OmelyanLeapfrog<OmelyanCayley>;
 
 #[cfg(test)]
 mod tests {

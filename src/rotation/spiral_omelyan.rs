@@ -4,15 +4,42 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::RigidBody;
-use super::omelyan::{DEFAULT_ITERATIONS, check_iterations, omelyan_half_step, synchronised_state};
+use super::omelyan::{OmelyanLeapfrog, OmelyanVariant, half_step_start, sealed};
 use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
-};
+use super::stepper::RotationalState;
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+use crate::error::Result;
+
+/// The SPIRAL variant of [`OmelyanLeapfrog`], the method [`SpiralOmelyan`]: SPIRAL's start (the
+/// SSPRK3 map of step `−dt/2` with the initial torque frozen, [`EulerSsprk3`]) and SPIRAL's
+/// exponential rotor update `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (SPIRAL Eq. 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SpiralExponential;
+
+impl sealed::Variant for SpiralExponential {
+    const NAME: &'static str = "spiral_omelyan";
+    const TYPE_NAME: &'static str = "SpiralOmelyan";
+
+    #[inline]
+    fn start<T: TorqueField>(
+        body: &RigidBody,
+        torque: &mut T,
+        state: &RotationalState,
+        dt: f64,
+    ) -> Result<Vector3<f64>> {
+        half_step_start(body, torque, state, dt, |body, omega, tau| {
+            EulerSsprk3::new().advance(body, omega, tau, -0.5 * dt)
+        })
+    }
+
+    #[inline]
+    fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64) -> Quaternion<f64> {
+        q * exp_pure(&(omega_half * (0.5 * dt)))
+    }
+}
+
+impl OmelyanVariant for SpiralExponential {}
 
 /// SPIRAL + Omelyan: the angular velocity by Omelyan's fixed point (Omelyan 1998; SPIRAL
 /// Eqs. B.10–B.12), the rotor by SPIRAL's exponential (SPIRAL Eq. 7).
@@ -35,12 +62,16 @@ use crate::error::{Error, Result};
 /// start `ω_0 − (dt/2) ω̇_0` the rotor errors differ by about 4 % at every dt.
 ///
 /// **Properties.** One torque evaluation per step; leapfrog
-/// ([`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, ω_{n−½})`;
-/// [`RotationalStepper::state`] synchronises by half an explicit step as the trait prescribes,
-/// one more torque evaluation); by default the rotor is **never** renormalised
-/// ([`Renormalisation::Never`]; see **Renormalisation**): the exponential keeps `|q| = 1` up to
-/// round-off. The number of
-/// fixed-point iterations is an option ([`SpiralOmelyan::with_iterations`], default 3).
+/// ([`RotationalMethod::angular_velocity`](super::RotationalMethod::angular_velocity) returns
+/// `(t_n − dt/2, ω_{n−½})`; [`RotationalStepper::state`](super::RotationalStepper::state)
+/// synchronises by half an explicit step as the trait prescribes, one more torque evaluation);
+/// by default the rotor is **never** renormalised
+/// ([`Renormalisation::Never`](super::Renormalisation::Never); see **Renormalisation**): the
+/// exponential keeps `|q| = 1` up to round-off. The number of fixed-point iterations is an
+/// option ([`SpiralOmelyan::with_iterations`], default 3).
+///
+/// The stepper is [`OmelyanLeapfrog`] with the variant [`SpiralExponential`]; it shares all but
+/// the start and the rotor update with [`Omelyan`](super::omelyan::Omelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
 /// in q and ω (ω at the half steps) — slopes 2.01 and 2.00 on the paper's cylinder, 2.00 and
@@ -48,11 +79,11 @@ use crate::error::{Error, Result};
 /// update makes q about 30 times more accurate than Omelyan's Cayley update on the cylinder;
 /// ω is Omelyan's.)
 ///
-/// **Renormalisation.** Default [`Renormalisation::Never`], as in the benchmark.
-/// [`SpiralOmelyan::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the
-/// step (`EveryStep` or `Every(n)`); the step has no other normalisation. Without it `|q| − 1`
-/// random-walks by round-off (measured up to 9.5e-13 after 10⁵ steps on the SPIRAL cylinder,
-/// dt = 1e-5).
+/// **Renormalisation.** Default [`Renormalisation::Never`](super::Renormalisation::Never), as
+/// in the benchmark. [`SpiralOmelyan::with_renormalisation`] adds a normalisation of `q_{n+1}`
+/// at the end of the step (`EveryStep` or `Every(n)`); the step has no other normalisation.
+/// Without it `|q| − 1` random-walks by round-off (measured up to 9.5e-13 after 10⁵ steps on
+/// the SPIRAL cylinder, dt = 1e-5).
 ///
 /// # Examples
 /// ```
@@ -74,145 +105,4 @@ use crate::error::{Error, Result};
 /// assert!((hybrid.orientation().norm() - 1.0).abs() < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct SpiralOmelyan {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    iterations: usize,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    /// `ω_{n−½}`.
-    omega_half: Vector3<f64>,
-    started: bool,
-}
-
-impl SpiralOmelyan {
-    /// The method for `body` with [`DEFAULT_ITERATIONS`] fixed-point iterations.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
-            iterations: DEFAULT_ITERATIONS,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega_half: Vector3::zeros(),
-            started: false,
-        }
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
-            ..self
-        })
-    }
-
-    /// The method for `body` with `iterations` fixed-point iterations per step.
-    ///
-    /// # Errors
-    /// [`crate::Error::InvalidParameter`] naming `iterations` if it is 0.
-    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
-        check_iterations(iterations)?;
-        Ok(Self {
-            iterations,
-            ..Self::new(body)
-        })
-    }
-
-    /// The number of fixed-point iterations per step.
-    pub fn iterations(&self) -> usize {
-        self.iterations
-    }
-}
-
-impl RotationalMethod for SpiralOmelyan {
-    fn name(&self) -> &str {
-        "spiral_omelyan"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        true
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_half)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
-
-impl<T: TorqueField> RotationalStepper<T> for SpiralOmelyan {
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.started = false;
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        let omega_half = EulerSsprk3::new().advance(&self.body, &state.omega, &tau, -0.5 * dt);
-        RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
-        self.omega_half = omega_half;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
-    }
-
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_half)?;
-        self.omega_half =
-            omelyan_half_step(&self.body, &self.omega_half, &tau, dt, self.iterations);
-        self.q = self
-            .renormaliser
-            .apply(self.q * exp_pure(&(self.omega_half * (0.5 * dt))));
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
-    }
-
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        synchronised_state(
-            &self.body,
-            torque,
-            self.t,
-            &self.q,
-            &self.omega_half,
-            self.dt,
-        )
-    }
-}
+pub type SpiralOmelyan = OmelyanLeapfrog<SpiralExponential>;
