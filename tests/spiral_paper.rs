@@ -40,3 +40,27 @@ fn every_catalogue_name_builds_a_stepper_with_that_name() {
     }
     assert!(spiral_stepper("nonsense", *problem.body()).is_err());
 }
+
+#[test]
+fn figure_4_switches_normalisation_only_where_the_method_allows_it() {
+    use lieode::reproduce::spiral::spiral_stepper_renormalised;
+    use lieode::rotation::Renormalisation;
+    let problem = SpiralCylinder::paper().unwrap();
+    let body = *problem.body();
+    let stepper =
+        spiral_stepper_renormalised("spiral_leapfrog", body, Renormalisation::EveryStep).unwrap();
+    assert_eq!(stepper.renormalisation(), Renormalisation::EveryStep);
+    let stepper =
+        spiral_stepper_renormalised("direct_euler", body, Renormalisation::Never).unwrap();
+    assert_eq!(stepper.renormalisation(), Renormalisation::Never);
+    for name in ["mercurydpm", "rkmk4", "cg4a"] {
+        assert!(matches!(
+            spiral_stepper_renormalised(name, body, Renormalisation::Never),
+            Err(lieode::Error::InvalidParameter {
+                name: "renormalisation",
+                ..
+            })
+        ));
+    }
+    assert!(spiral_stepper_renormalised("rk4", body, Renormalisation::Every(0)).is_err());
+}

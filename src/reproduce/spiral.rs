@@ -27,7 +27,7 @@ use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
 use crate::rotation::spiral_magnus::SpiralMagnus;
 use crate::rotation::spiral_omelyan::SpiralOmelyan;
 use crate::rotation::velocity_verlet::VelocityVerlet;
-use crate::rotation::{ConstantBodyTorque, RigidBody, RotationalStepper};
+use crate::rotation::{ConstantBodyTorque, Renormalisation, RigidBody, RotationalStepper};
 use crate::tableau::registry::{CG4A, RK4};
 
 /// A stepper of the catalogue on the cylinder's torque.
@@ -120,6 +120,44 @@ pub fn spiral_stepper(name: &str, body: RigidBody) -> Result<CylinderStepper> {
                 name: "method",
                 value: name.to_string(),
                 expected: format!("one of {SPIRAL_METHODS:?}"),
+            });
+        }
+    })
+}
+
+/// The stepper named `name` with the renormalisation policy `policy` instead of its default
+/// (SPIRAL Fig. 4 compares the methods with and without normalisation).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `renormalisation` for MercuryDPM (its Gram–Schmidt is part
+/// of the method) and the generic engines (they stay on the group by construction), or for an
+/// invalid policy; those of [`spiral_stepper`].
+pub fn spiral_stepper_renormalised(
+    name: &str,
+    body: RigidBody,
+    policy: Renormalisation,
+) -> Result<CylinderStepper> {
+    Ok(match name {
+        "rk4" => Box::new(Rk4::new(body).with_renormalisation(policy)?),
+        "direct_euler" => Box::new(DirectEuler::new(body).with_renormalisation(policy)?),
+        "velocity_verlet" => Box::new(VelocityVerlet::new(body).with_renormalisation(policy)?),
+        "buss" => Box::new(Buss::buss2000(body).with_renormalisation(policy)?),
+        "buss16" => Box::new(Buss::benchmark(body).with_renormalisation(policy)?),
+        "johnson" => Box::new(Johnson::new(body).with_renormalisation(policy)?),
+        "fincham" => Box::new(Fincham::new(body).with_renormalisation(policy)?),
+        "omelyan" => Box::new(Omelyan::new(body).with_renormalisation(policy)?),
+        "spiral_leapfrog" => Box::new(SpiralLeapfrog::new(body).with_renormalisation(policy)?),
+        "spiral" => Box::new(Spiral::new(body).with_renormalisation(policy)?),
+        "spiral_omelyan" => Box::new(SpiralOmelyan::new(body).with_renormalisation(policy)?),
+        "spiral_magnus" => Box::new(SpiralMagnus::new(body).with_renormalisation(policy)?),
+        _ => {
+            spiral_stepper(name, body)?;
+            return Err(Error::InvalidParameter {
+                name: "renormalisation",
+                value: format!("{policy:?} for {name}"),
+                expected: "a quaternion stepper of the catalogue (not mercurydpm or the generic \
+                           engines)"
+                    .into(),
             });
         }
     })
@@ -324,7 +362,23 @@ pub fn nanoseconds_per_step(
     steps: usize,
     timing: &TimingOptions,
 ) -> Result<f64> {
-    let timed = time_runs(timing, || run_for_time(problem, name, dt, steps))?;
+    nanoseconds_per_step_with(problem, name, None, dt, steps, timing)
+}
+
+/// [`nanoseconds_per_step`] with the renormalisation policy `policy` instead of the method's
+/// default (`None`: the default).
+///
+/// # Errors
+/// Those of [`spiral_stepper_renormalised`], of the runs and of the timing.
+pub fn nanoseconds_per_step_with(
+    problem: &SpiralCylinder,
+    name: &str,
+    policy: Option<Renormalisation>,
+    dt: f64,
+    steps: usize,
+    timing: &TimingOptions,
+) -> Result<f64> {
+    let timed = time_runs(timing, || run_for_time(problem, name, policy, dt, steps))?;
     Ok(timed.seconds / steps.max(1) as f64 * 1e9)
 }
 
@@ -332,11 +386,15 @@ pub fn nanoseconds_per_step(
 fn run_for_time(
     problem: &SpiralCylinder,
     name: &str,
+    policy: Option<Renormalisation>,
     dt: f64,
     steps: usize,
 ) -> Result<Vector3<f64>> {
     let mut torque = problem.torque();
-    let mut stepper = spiral_stepper(name, *problem.body())?;
+    let mut stepper = match policy {
+        Some(policy) => spiral_stepper_renormalised(name, *problem.body(), policy)?,
+        None => spiral_stepper(name, *problem.body())?,
+    };
     stepper.start(&mut torque, &problem.initial_state(), dt)?;
     for _ in 0..steps {
         stepper.step(&mut torque)?;
@@ -355,7 +413,7 @@ pub fn seconds_to_simulate(
     timing: &TimingOptions,
 ) -> Result<f64> {
     let steps = (problem.t_max() / dt).trunc() as usize;
-    Ok(time_runs(timing, || run_for_time(problem, name, dt, steps))?.seconds)
+    Ok(time_runs(timing, || run_for_time(problem, name, None, dt, steps))?.seconds)
 }
 
 /// The problem of the long run of Fig. 3: the paper's cylinder up to `t = 20` s.
@@ -638,64 +696,107 @@ pub fn spiral_paper() -> Result<super::Report> {
         report.add(&files.csv, "its points (series, t, error)");
     }
 
-    // Fig. 4: cost per step relative to Direct Euler (which normalises every step).
+    // Fig. 4: cost per step relative to Direct Euler with normalisation, each quaternion method
+    // with and without normalisation (its default first).
     let timing = TimingOptions {
         min_repeats: 5,
         max_repeats: 50,
         max_seconds: 0.5,
         tolerance: 0.03,
     };
-    let mut costs = Vec::with_capacity(SPIRAL_METHODS.len());
+    let mut costs: Vec<(String, bool, f64)> = Vec::new();
     for name in SPIRAL_METHODS {
-        costs.push(nanoseconds_per_step(
-            &problem,
-            name,
-            LONG_RUN_DT,
-            COST_STEPS,
-            &timing,
-        )?);
+        let default = spiral_stepper(name, *problem.body())?.renormalisation();
+        let normalises = default != Renormalisation::Never;
+        let ns = nanoseconds_per_step(&problem, name, LONG_RUN_DT, COST_STEPS, &timing)?;
+        costs.push((name.to_string(), normalises, ns));
+        let other = if normalises {
+            Renormalisation::Never
+        } else {
+            Renormalisation::EveryStep
+        };
+        if spiral_stepper_renormalised(name, *problem.body(), other).is_ok() {
+            let ns = nanoseconds_per_step_with(
+                &problem,
+                name,
+                Some(other),
+                LONG_RUN_DT,
+                COST_STEPS,
+                &timing,
+            )?;
+            costs.push((name.to_string(), !normalises, ns));
+        }
     }
-    let euler_cost = SPIRAL_METHODS
+    let euler_cost = costs
         .iter()
-        .position(|m| *m == "direct_euler")
-        .map_or(f64::NAN, |i| costs[i]);
+        .find(|(m, normalised, _)| m == "direct_euler" && *normalised)
+        .map_or(f64::NAN, |(_, _, ns)| *ns);
     let mut table = Table::new(&[
         "method",
         "normalized",
         "ns_per_step",
         "relative_to_direct_euler",
     ])?;
-    summary.push_str("\nCost per step (ns, relative to Direct Euler):\n");
-    for (name, ns) in SPIRAL_METHODS.iter().zip(&costs) {
-        let stepper = spiral_stepper(name, *problem.body())?;
-        let normalized = stepper.renormalisation() != crate::rotation::Renormalisation::Never;
+    summary.push_str(
+        "\nCost per step (ns, relative to Direct Euler with normalisation; default policy first):\n",
+    );
+    for (name, normalised, ns) in &costs {
         table.push(vec![
-            Cell::text(*name),
-            Cell::text(if normalized { "yes" } else { "no" }),
+            Cell::text(name.clone()),
+            Cell::text(if *normalised { "yes" } else { "no" }),
             Cell::Real(*ns),
             Cell::Real(ns / euler_cost),
         ])?;
-        summary.push_str(&format!("  {name:<16} {ns:7.1} {:6.2}\n", ns / euler_cost));
+        let flag = if *normalised {
+            "normalised"
+        } else {
+            "not normalised"
+        };
+        summary.push_str(&format!(
+            "  {name:<16} {flag:<15} {ns:7.1} {:6.2}\n",
+            ns / euler_cost
+        ));
     }
     let path = dir.join("step_cost.csv");
     table.write(&path)?;
     report.add(
         &path,
-        "median wall time per step (ns; runs of 1e5 steps of 1e-5 s) and relative to Direct Euler \
-         with normalisation (Fig. 4)",
+        "median wall time per step (ns; runs of 1e5 steps of 1e-5 s) with and without \
+         normalisation, relative to Direct Euler with normalisation (Fig. 4)",
     );
-    let categories: Vec<String> = SPIRAL_METHODS.iter().map(|m| m.to_string()).collect();
-    let relative: Vec<f64> = costs.iter().map(|c| c / euler_cost).collect();
+    let switchable: Vec<&str> = SPIRAL_METHODS
+        .iter()
+        .copied()
+        .filter(|m| costs.iter().filter(|(n, _, _)| n == m).count() == 2)
+        .collect();
+    let group = |normalised: bool| -> Vec<f64> {
+        switchable
+            .iter()
+            .map(|m| {
+                costs
+                    .iter()
+                    .find(|(n, f, _)| n == m && *f == normalised)
+                    .map_or(f64::NAN, |(_, _, ns)| ns / euler_cost)
+            })
+            .collect()
+    };
+    let categories: Vec<String> = switchable.iter().map(|m| m.to_string()).collect();
     let figure = bar_figure(
-        "Cost per time step relative to Direct Euler (with normalisation)",
+        "Cost per time step relative to Direct Euler with normalisation",
         "time per step / Direct Euler's",
         &categories,
-        &[BarGroup::new("relative cost", relative)],
+        &[
+            BarGroup::new("with normalisation", group(true)),
+            BarGroup::new("without normalisation", group(false)),
+        ],
         Scale::Linear,
     )?
     .with_reference_line(1.0, "Direct Euler");
     let files = figure.save(&dir, "fig4_step_cost")?;
-    report.add(&files.png, "cost per step relative to Direct Euler (PNG)");
+    report.add(
+        &files.png,
+        "cost per step relative to Direct Euler, with and without normalisation (PNG)",
+    );
     report.add(&files.svg, "the same figure as SVG");
     report.add(&files.csv, "its bars (series, method, relative cost)");
 
