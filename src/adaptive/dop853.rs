@@ -19,10 +19,8 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::ControllerParameters;
 use super::dopri5::{stage_combination, weighted_sum};
-use super::hairer::{
-    StepSizeControl, StiffnessDetector, begin_integration, check_finite, not_started,
-    scaled_square, squared_distance,
-};
+use super::hairer::{check_finite, scaled_square, squared_distance};
+use super::run_state::RunState;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -155,7 +153,7 @@ impl Coefficients {
 /// ```
 ///
 /// (HNW I, §II.10, eq. (10.17)), accepts it if `err ≤ 1` and then evaluates
-/// `k₁₃ = F(t₀ + h, y₁)`, the next step's `k₁`. The step size follows [`StepSizeControl`] with
+/// `k₁₃ = F(t₀ + h, y₁)`, the next step's `k₁`. The step size follows [`StepSizeControl`](super::hairer::StepSizeControl) with
 /// `expo1 = 1/8 − 0.2β`. The stiffness test estimates `hλ = |h| ‖k₁₃ − k₁₂‖/‖y₁ − Y₁₂‖` (`Y₁₂`
 /// the argument of stage 12) with border [`DOP853_STIFFNESS_BORDER`].
 ///
@@ -222,33 +220,15 @@ where
     D: DimName,
     DefaultAllocator: Allocator<D>,
 {
-    tolerances: Tolerances,
-    parameters: ControllerParameters,
+    /// Hairer's control, the current and last step, FSAL and dense output.
+    run: RunState<D, 8>,
     coefficients: Coefficients,
-    control: StepSizeControl,
-    stiffness: StiffnessDetector,
-    started: bool,
-    finished: bool,
-    /// Current time, step size for the next attempt.
-    x: f64,
-    h: f64,
-    /// Current state and its derivative (FSAL).
-    y: OVector<f64, D>,
-    f: OVector<f64, D>,
-    /// The last accepted step: start, size, start and end states.
-    x_old: f64,
-    h_old: f64,
-    y_old: OVector<f64, D>,
-    y_new: OVector<f64, D>,
     /// `k₁ … k₁₂`, `k₁₃ = F(t₀ + h, y₁)`, and the dense-output stages `k₁₄ … k₁₆`.
     k: [OVector<f64, D>; 16],
     /// The stage argument (after stage 12: stage 12's, for the stiffness test).
     y_stage: OVector<f64, D>,
     /// `Δ = Σ b_i k_i` (Hairer's `K4` before the FSAL evaluation).
     increment: OVector<f64, D>,
-    /// Dense output `CONT(1 … 8)` of the last step.
-    cont: [OVector<f64, D>; 8],
-    dense_ready: bool,
 }
 
 impl<D> Dop853<D>
@@ -263,31 +243,14 @@ where
     /// [`ControllerParameters::validate`] rejects, or `rtol`/`atol` when per-component
     /// tolerances do not have `D` entries.
     pub fn new(tolerances: Tolerances, parameters: ControllerParameters) -> Result<Self> {
-        parameters.validate()?;
-        tolerances.check_dimension(D::dim())?;
         let expo1 = 1.0 / 8.0 - parameters.beta * 0.2;
         let zero = OVector::<f64, D>::zeros();
         Ok(Self {
-            control: StepSizeControl::new(&parameters, expo1),
-            stiffness: StiffnessDetector::new(&parameters, DOP853_STIFFNESS_BORDER),
-            tolerances,
-            parameters,
+            run: RunState::new(tolerances, parameters, expo1, DOP853_STIFFNESS_BORDER)?,
             coefficients: Coefficients::load(),
-            started: false,
-            finished: false,
-            x: 0.0,
-            h: 0.0,
-            y: zero.clone(),
-            f: zero.clone(),
-            x_old: 0.0,
-            h_old: 1.0,
-            y_old: zero.clone(),
-            y_new: zero.clone(),
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             increment: zero.clone(),
-            cont: std::array::from_fn(|_| zero.clone()),
-            dense_ready: false,
         })
     }
 
@@ -299,24 +262,24 @@ where
 
     /// The tolerances.
     pub fn tolerances(&self) -> &Tolerances {
-        &self.tolerances
+        &self.run.tolerances
     }
 
     /// The controller parameters.
     pub fn parameters(&self) -> &ControllerParameters {
-        &self.parameters
+        &self.run.parameters
     }
 
     /// The step size the next attempt will use (after the last step: the proposed one, as
     /// Hairer returns it in `WORK(7)`).
     pub fn step_size(&self) -> f64 {
-        self.h
+        self.run.h
     }
 
     /// How many times the stiffness test detected stiffness (when it does not stop the
     /// integration).
     pub fn stiffness_detections(&self) -> usize {
-        self.stiffness.detections()
+        self.run.stiffness.detections()
     }
 }
 
@@ -335,35 +298,7 @@ where
         t_end: f64,
         stats: &mut Stats,
     ) -> Result<()> {
-        self.started = false;
-        let (f0, h) = begin_integration(
-            system,
-            &self.tolerances,
-            &self.parameters,
-            &mut self.control,
-            &mut self.stiffness,
-            t0,
-            x0,
-            t_end,
-            8,
-            stats,
-        )?;
-        self.h = h;
-        self.x = t0;
-        self.y.copy_from(x0);
-        self.f = f0;
-        // Until the first step, the dense output is the constant initial state.
-        self.x_old = t0;
-        self.h_old = 1.0;
-        self.y_old.copy_from(x0);
-        self.cont[0].copy_from(x0);
-        for c in &mut self.cont[1..] {
-            c.fill(0.0);
-        }
-        self.dense_ready = true;
-        self.started = true;
-        self.finished = false;
-        Ok(())
+        self.run.begin(system, t0, x0, t_end, 8, stats)
     }
 
     fn step<S: System<D> + ?Sized>(
@@ -371,27 +306,20 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<StepReport> {
-        if !self.started {
-            return Err(not_started());
-        }
-        if self.finished {
-            return Ok(StepReport {
-                t_start: self.x,
-                t_end: self.x,
-                finished: true,
-            });
+        if let Some(report) = self.run.before_step()? {
+            return Ok(report);
         }
         let n = D::dim();
         let Coefficients { a, b, c } = &self.coefficients;
         let er = DOP853_ER;
         let bhh = DOP853_BHH;
-        self.k[0].copy_from(&self.f);
+        self.k[0].copy_from(&self.run.f);
         loop {
-            let mut h = self.h;
-            self.control.before_attempt(self.x, &mut h, stats)?;
-            self.h = h;
-            let x = self.x;
-            let y = &self.y;
+            let mut h = self.run.h;
+            self.run.control.before_attempt(self.run.x, &mut h, stats)?;
+            self.run.h = h;
+            let x = self.run.x;
+            let y = &self.run.y;
             let k = &mut self.k;
             let ys = &mut self.y_stage;
             // Stage 2: Y(I) + H*A21*K1(I) = (h·a21)·k1.
@@ -522,16 +450,16 @@ where
                     ],
                 );
                 self.increment[i] = d;
-                self.y_new[i] = y[i] + h * d;
+                self.run.y_new[i] = y[i] + h * d;
             }
             // The two error estimators.
             let mut err = 0.0;
             let mut err2 = 0.0;
             for i in 0..n {
-                let sk = self.tolerances.scale(
+                let sk = self.run.tolerances.scale(
                     i,
                     system.magnitude(y, i),
-                    system.magnitude(&self.y_new, i),
+                    system.magnitude(&self.run.y_new, i),
                 );
                 let e3 =
                     self.increment[i] - bhh[0] * k[0][i] - bhh[8] * k[8][i] - bhh[11] * k[11][i];
@@ -562,50 +490,33 @@ where
                     t: x,
                 });
             }
-            let (fac11, h_new) = self.control.propose(err, h);
+            let (fac11, h_new) = self.run.control.propose(err, h);
             if err <= 1.0 {
-                let accepted = self.control.accept(err, stats);
-                k[12] = system.eval(xph, &self.y_new, stats)?;
-                if self.stiffness.due(accepted) {
+                let accepted = self.run.control.accept(err, stats);
+                k[12] = system.eval(xph, &self.run.y_new, stats)?;
+                if self.run.stiffness.due(accepted) {
                     let stnum = squared_distance(&k[12], &k[11]);
-                    let stden = squared_distance(&self.y_new, ys);
-                    self.stiffness.test(h.abs(), stnum, stden, x)?;
+                    let stden = squared_distance(&self.run.y_new, ys);
+                    self.run.stiffness.test(h.abs(), stnum, stden, x)?;
                 }
-                check_finite(&self.y_new, "state", xph)?;
-                self.x_old = x;
-                self.h_old = h;
-                std::mem::swap(&mut self.y_old, &mut self.y);
-                self.y.copy_from(&self.y_new);
-                self.f.copy_from(&k[12]);
-                self.x = xph;
-                self.dense_ready = false;
-                if self.control.is_last() {
-                    self.h = h_new;
-                    self.finished = true;
-                } else {
-                    self.h = self.control.after_accept(h_new, h);
-                }
-                return Ok(StepReport {
-                    t_start: x,
-                    t_end: xph,
-                    finished: self.finished,
-                });
+                check_finite(&self.run.y_new, "state", xph)?;
+                return Ok(self.run.accept(x, h, h_new, &k[12]));
             }
-            self.h = self.control.reject(fac11, h, stats);
+            self.run.h = self.run.control.reject(fac11, h, stats);
         }
     }
 
     fn current(&self) -> (f64, &OVector<f64, D>) {
-        (self.x, &self.y)
+        (self.run.x, &self.run.y)
     }
 
     fn current_derivative(&self) -> &OVector<f64, D> {
-        &self.f
+        &self.run.f
     }
 
     fn rebase(&mut self, x: OVector<f64, D>, derivative: OVector<f64, D>) {
-        self.y = x;
-        self.f = derivative;
+        self.run.y = x;
+        self.run.f = derivative;
     }
 
     /// Evaluates the three extra stages `k₁₄, k₁₅, k₁₆` of the last step (3 evaluations, once
@@ -616,13 +527,13 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<()> {
-        if self.dense_ready {
+        if self.run.dense_ready {
             return Ok(());
         }
         let n = D::dim();
-        let h = self.h_old;
-        let x = self.x_old;
-        let y = &self.y_old;
+        let h = self.run.h_old;
+        let x = self.run.x_old;
+        let y = &self.run.y_old;
         let k = &mut self.k;
         let ys = &mut self.y_stage;
         let [a14, a15, a16] = &DOP853_DENSE_A;
@@ -677,14 +588,14 @@ where
         k[15] = system.eval(x + dc[2] * h, ys, stats)?;
         for i in 0..n {
             let y0 = y[i];
-            let ydiff = self.y_new[i] - y0;
+            let ydiff = self.run.y_new[i] - y0;
             let bspl = h * k[0][i] - ydiff;
-            self.cont[0][i] = y0;
-            self.cont[1][i] = ydiff;
-            self.cont[2][i] = bspl;
-            self.cont[3][i] = ydiff - h * k[12][i] - bspl;
+            self.run.cont[0][i] = y0;
+            self.run.cont[1][i] = ydiff;
+            self.run.cont[2][i] = bspl;
+            self.run.cont[3][i] = ydiff - h * k[12][i] - bspl;
             for (m, d) in DOP853_DENSE_D.iter().enumerate() {
-                self.cont[4 + m][i] = h * weighted_sum(
+                self.run.cont[4 + m][i] = h * weighted_sum(
                     i,
                     [
                         (d[0], &k[0]),
@@ -703,7 +614,7 @@ where
                 );
             }
         }
-        self.dense_ready = true;
+        self.run.dense_ready = true;
         Ok(())
     }
 
@@ -713,12 +624,12 @@ where
     /// prepared ([`AdaptiveMethod::prepare_dense`] evaluates the extra stages) every entry is
     /// NaN.
     fn dense(&self, t: f64) -> OVector<f64, D> {
-        if !self.dense_ready {
+        if !self.run.dense_ready {
             return OVector::<f64, D>::from_element(f64::NAN);
         }
-        let s = (t - self.x_old) / self.h_old;
+        let s = (t - self.run.x_old) / self.run.h_old;
         let s1 = 1.0 - s;
-        let c = &self.cont;
+        let c = &self.run.cont;
         let mut out = c[0].clone();
         for i in 0..D::dim() {
             let conpar = c[4][i] + s * (c[5][i] + s1 * (c[6][i] + s * c[7][i]));

@@ -18,10 +18,8 @@
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::ControllerParameters;
-use super::hairer::{
-    StepSizeControl, StiffnessDetector, begin_integration, check_finite, not_started,
-    scaled_square, squared_distance,
-};
+use super::hairer::{check_finite, scaled_square, squared_distance};
+use super::run_state::RunState;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -131,7 +129,7 @@ where
 /// ```
 ///
 /// with `e = b − b̂` ([`DOPRI5_E`]), and accepts it if `err ≤ 1`; the step size follows
-/// [`StepSizeControl`] with `expo1 = 0.2 − 0.75β`. Every `every`-th accepted step the
+/// [`StepSizeControl`](super::hairer::StepSizeControl) with `expo1 = 0.2 − 0.75β`. Every `every`-th accepted step the
 /// stiffness test estimates `hλ = h ‖k₇ − k₆‖/‖y₁ − y₆‖` (stage 6 and the FSAL stage are both at
 /// `t₀ + h`) with border [`DOPRI5_STIFFNESS_BORDER`].
 ///
@@ -180,31 +178,13 @@ where
     D: DimName,
     DefaultAllocator: Allocator<D>,
 {
-    tolerances: Tolerances,
-    parameters: ControllerParameters,
+    /// Hairer's control, the current and last step, FSAL and dense output.
+    run: RunState<D, 5>,
     coefficients: Coefficients,
-    control: StepSizeControl,
-    stiffness: StiffnessDetector,
-    started: bool,
-    finished: bool,
-    /// Current time, step size for the next attempt.
-    x: f64,
-    h: f64,
-    /// Current state and its derivative (FSAL).
-    y: OVector<f64, D>,
-    f: OVector<f64, D>,
-    /// The last accepted step: start, size, start state, end state; stages `k₁ … k₇`.
-    x_old: f64,
-    h_old: f64,
-    y_old: OVector<f64, D>,
-    y_new: OVector<f64, D>,
     k: [OVector<f64, D>; 7],
     /// Stage arguments: the current one, and stage 6's (for the stiffness test).
     y_stage: OVector<f64, D>,
     y_stiff: OVector<f64, D>,
-    /// Dense output `CONT(1 … 5)` of the last step.
-    cont: [OVector<f64, D>; 5],
-    dense_ready: bool,
 }
 
 impl<D> Dopri5<D>
@@ -219,31 +199,14 @@ where
     /// [`ControllerParameters::validate`] rejects, or `rtol`/`atol` when per-component
     /// tolerances do not have `D` entries.
     pub fn new(tolerances: Tolerances, parameters: ControllerParameters) -> Result<Self> {
-        parameters.validate()?;
-        tolerances.check_dimension(D::dim())?;
         let expo1 = 0.2 - parameters.beta * 0.75;
         let zero = OVector::<f64, D>::zeros();
         Ok(Self {
-            control: StepSizeControl::new(&parameters, expo1),
-            stiffness: StiffnessDetector::new(&parameters, DOPRI5_STIFFNESS_BORDER),
-            tolerances,
-            parameters,
+            run: RunState::new(tolerances, parameters, expo1, DOPRI5_STIFFNESS_BORDER)?,
             coefficients: Coefficients::load(),
-            started: false,
-            finished: false,
-            x: 0.0,
-            h: 0.0,
-            y: zero.clone(),
-            f: zero.clone(),
-            x_old: 0.0,
-            h_old: 1.0,
-            y_old: zero.clone(),
-            y_new: zero.clone(),
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             y_stiff: zero.clone(),
-            cont: std::array::from_fn(|_| zero.clone()),
-            dense_ready: false,
         })
     }
 
@@ -255,36 +218,36 @@ where
 
     /// The tolerances.
     pub fn tolerances(&self) -> &Tolerances {
-        &self.tolerances
+        &self.run.tolerances
     }
 
     /// The controller parameters.
     pub fn parameters(&self) -> &ControllerParameters {
-        &self.parameters
+        &self.run.parameters
     }
 
     /// The step size the next attempt will use (after the last step: the proposed one, as
     /// Hairer returns it in `WORK(7)`).
     pub fn step_size(&self) -> f64 {
-        self.h
+        self.run.h
     }
 
     /// How many times the stiffness test detected stiffness (when it does not stop the
     /// integration).
     pub fn stiffness_detections(&self) -> usize {
-        self.stiffness.detections()
+        self.run.stiffness.detections()
     }
 
     /// The dense-output coefficients `CONT(1 … 5)` of the last step (Hairer's loops 40 and
     /// 43): `y₀`, `Δ = y₁ − y₀`, `B = h k₁ − Δ`, `C = Δ − h k₇ − B`, `D = h Σ d_i k_i`.
     fn dense_coefficients(&self) -> [OVector<f64, D>; 5] {
         let d = &self.coefficients.d;
-        let h = self.h_old;
+        let h = self.run.h_old;
         let k = &self.k;
         let mut cont: [OVector<f64, D>; 5] = std::array::from_fn(|_| OVector::<f64, D>::zeros());
         for i in 0..D::dim() {
-            let y0 = self.y_old[i];
-            let ydiff = self.y_new[i] - y0;
+            let y0 = self.run.y_old[i];
+            let ydiff = self.run.y_new[i] - y0;
             let bspl = h * k[0][i] - ydiff;
             cont[0][i] = y0;
             cont[1][i] = ydiff;
@@ -321,35 +284,7 @@ where
         t_end: f64,
         stats: &mut Stats,
     ) -> Result<()> {
-        self.started = false;
-        let (f0, h) = begin_integration(
-            system,
-            &self.tolerances,
-            &self.parameters,
-            &mut self.control,
-            &mut self.stiffness,
-            t0,
-            x0,
-            t_end,
-            5,
-            stats,
-        )?;
-        self.h = h;
-        self.x = t0;
-        self.y.copy_from(x0);
-        self.f = f0;
-        // Until the first step, the dense output is the constant initial state.
-        self.x_old = t0;
-        self.h_old = 1.0;
-        self.y_old.copy_from(x0);
-        self.cont[0].copy_from(x0);
-        for c in &mut self.cont[1..] {
-            c.fill(0.0);
-        }
-        self.dense_ready = true;
-        self.started = true;
-        self.finished = false;
-        Ok(())
+        self.run.begin(system, t0, x0, t_end, 5, stats)
     }
 
     fn step<S: System<D> + ?Sized>(
@@ -357,26 +292,19 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<StepReport> {
-        if !self.started {
-            return Err(not_started());
-        }
-        if self.finished {
-            return Ok(StepReport {
-                t_start: self.x,
-                t_end: self.x,
-                finished: true,
-            });
+        if let Some(report) = self.run.before_step()? {
+            return Ok(report);
         }
         let n = D::dim();
         let Coefficients { a, c, .. } = &self.coefficients;
         let e = &DOPRI5_E;
-        self.k[0].copy_from(&self.f);
+        self.k[0].copy_from(&self.run.f);
         loop {
-            let mut h = self.h;
-            self.control.before_attempt(self.x, &mut h, stats)?;
-            self.h = h;
-            let x = self.x;
-            let y = &self.y;
+            let mut h = self.run.h;
+            self.run.control.before_attempt(self.run.x, &mut h, stats)?;
+            self.run.h = h;
+            let x = self.run.x;
+            let y = &self.run.y;
             let k = &mut self.k;
             // Stage 2: Y(I) + H*A21*K1(I) = (h·a21)·k1.
             let ha21 = h * a[1][0];
@@ -425,7 +353,7 @@ where
             let xph = x + h;
             k[5] = system.eval(xph, &self.y_stiff, stats)?;
             stage_combination(
-                &mut self.y_new,
+                &mut self.run.y_new,
                 y,
                 h,
                 [
@@ -436,7 +364,7 @@ where
                     (a[6][5], &k[5]),
                 ],
             );
-            k[6] = system.eval(xph, &self.y_new, stats)?;
+            k[6] = system.eval(xph, &self.run.y_new, stats)?;
             // Error estimate: sqrt(Σ (h Σ e_j k_j / sk)² / N).
             let mut err = 0.0;
             for i in 0..n {
@@ -451,10 +379,10 @@ where
                         (e[6], &k[6]),
                     ],
                 ) * h;
-                let sk = self.tolerances.scale(
+                let sk = self.run.tolerances.scale(
                     i,
                     system.magnitude(y, i),
-                    system.magnitude(&self.y_new, i),
+                    system.magnitude(&self.run.y_new, i),
                 );
                 err += scaled_square(ei, sk);
             }
@@ -465,49 +393,32 @@ where
                     t: x,
                 });
             }
-            let (fac11, h_new) = self.control.propose(err, h);
+            let (fac11, h_new) = self.run.control.propose(err, h);
             if err <= 1.0 {
-                let accepted = self.control.accept(err, stats);
-                if self.stiffness.due(accepted) {
+                let accepted = self.run.control.accept(err, stats);
+                if self.run.stiffness.due(accepted) {
                     let stnum = squared_distance(&k[6], &k[5]);
-                    let stden = squared_distance(&self.y_new, &self.y_stiff);
-                    self.stiffness.test(h, stnum, stden, x)?;
+                    let stden = squared_distance(&self.run.y_new, &self.y_stiff);
+                    self.run.stiffness.test(h, stnum, stden, x)?;
                 }
-                check_finite(&self.y_new, "state", xph)?;
-                self.x_old = x;
-                self.h_old = h;
-                std::mem::swap(&mut self.y_old, &mut self.y);
-                self.y.copy_from(&self.y_new);
-                self.f.copy_from(&k[6]);
-                self.x = xph;
-                self.dense_ready = false;
-                if self.control.is_last() {
-                    self.h = h_new;
-                    self.finished = true;
-                } else {
-                    self.h = self.control.after_accept(h_new, h);
-                }
-                return Ok(StepReport {
-                    t_start: x,
-                    t_end: xph,
-                    finished: self.finished,
-                });
+                check_finite(&self.run.y_new, "state", xph)?;
+                return Ok(self.run.accept(x, h, h_new, &k[6]));
             }
-            self.h = self.control.reject(fac11, h, stats);
+            self.run.h = self.run.control.reject(fac11, h, stats);
         }
     }
 
     fn current(&self) -> (f64, &OVector<f64, D>) {
-        (self.x, &self.y)
+        (self.run.x, &self.run.y)
     }
 
     fn current_derivative(&self) -> &OVector<f64, D> {
-        &self.f
+        &self.run.f
     }
 
     fn rebase(&mut self, x: OVector<f64, D>, derivative: OVector<f64, D>) {
-        self.y = x;
-        self.f = derivative;
+        self.run.y = x;
+        self.run.f = derivative;
     }
 
     /// Shampine's dense output needs no evaluation: this only arranges the coefficients.
@@ -516,9 +427,9 @@ where
         _system: &mut S,
         _stats: &mut Stats,
     ) -> Result<()> {
-        if !self.dense_ready {
-            self.cont = self.dense_coefficients();
-            self.dense_ready = true;
+        if !self.run.dense_ready {
+            self.run.cont = self.dense_coefficients();
+            self.run.dense_ready = true;
         }
         Ok(())
     }
@@ -529,10 +440,15 @@ where
     /// coefficients on the fly (no evaluation is needed); before the first step it returns
     /// the initial state.
     fn dense(&self, t: f64) -> OVector<f64, D> {
-        if self.dense_ready {
-            contd5(&self.cont, self.x_old, self.h_old, t)
+        if self.run.dense_ready {
+            contd5(&self.run.cont, self.run.x_old, self.run.h_old, t)
         } else {
-            contd5(&self.dense_coefficients(), self.x_old, self.h_old, t)
+            contd5(
+                &self.dense_coefficients(),
+                self.run.x_old,
+                self.run.h_old,
+                t,
+            )
         }
     }
 

@@ -24,6 +24,7 @@ pub mod hairer;
 pub mod integrate;
 pub mod lie;
 pub mod odex;
+mod run_state;
 pub mod tolerance;
 pub mod vector;
 

@@ -1,15 +1,15 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
-use nalgebra::{Quaternion, Vector3};
-
 use super::body::RigidBody;
 use super::quaternion::times_pure;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// Direct Euler (SPIRAL App. B.1, Eq. (B.1), after the paper's
 /// ref. 7, Boyce & DiPrima): with `τ_n = τ(t_n, q_n, ω_n)`,
@@ -54,27 +54,15 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct DirectEuler {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
-    started: bool,
+    /// The shared state (`ω_n`) and the end-of-step renormalisation.
+    core: StepperCore,
 }
 
 impl DirectEuler {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::EVERY_STEP,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega: Vector3::zeros(),
-            started: false,
+            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
         }
     }
 
@@ -86,76 +74,32 @@ impl DirectEuler {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
-            ..self
+            core: self.core.with_renormalisation(policy)?,
         })
     }
 }
 
-impl RotationalMethod for DirectEuler {
-    fn name(&self) -> &str {
-        "direct_euler"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(DirectEuler, "direct_euler", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for DirectEuler {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
+        self.core.start(state, dt)
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega)?;
-        self.omega += dt * self.body.angular_acceleration(&self.omega, &tau);
-        self.q = self
+        self.core.ensure_started()?;
+        let c = &mut self.core;
+        let dt = c.dt;
+        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
+        c.omega += dt * c.body.angular_acceleration(&c.omega, &tau);
+        c.q = c
             .renormaliser
-            .apply(self.q + times_pure(&self.q, &self.omega) * (0.5 * dt));
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega).check_finite("state")
+            .apply(c.q + times_pure(&c.q, &c.omega) * (0.5 * dt));
+        c.t += dt;
+        c.state().check_finite("state")
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        Ok(self.core.state())
     }
 }

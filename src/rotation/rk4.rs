@@ -6,11 +6,13 @@ use nalgebra::{Quaternion, SVector, Vector3};
 use super::body::RigidBody;
 use super::quaternion::times_pure;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 use crate::tableau::registry::RK4;
 
 /// Stages of the classical method.
@@ -77,20 +79,14 @@ const STAGES: usize = 4;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Rk4 {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+    /// The shared state (`ω_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     /// Row-major `A` of the tableau.
     a: [f64; STAGES * STAGES],
     b: [f64; STAGES],
     c: [f64; STAGES],
     /// Stage derivatives, kept between steps (no allocation per step).
     k: [SVector<f64, 7>; STAGES],
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
-    started: bool,
 }
 
 impl Rk4 {
@@ -110,17 +106,11 @@ impl Rk4 {
             *dst = *src;
         }
         Self {
-            body,
-            renormaliser: Renormaliser::EVERY_STEP,
+            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
             a,
             b,
             c,
             k: [SVector::zeros(); STAGES],
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -132,7 +122,7 @@ impl Rk4 {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
@@ -149,76 +139,25 @@ impl Rk4 {
         let omega = Vector3::new(x[4], x[5], x[6]);
         let tau = checked_torque(torque, t, &q, &omega)?;
         let dq = times_pure(&q, &omega) * 0.5;
-        let dw = self.body.angular_acceleration(&omega, &tau);
+        let dw = self.core.body.angular_acceleration(&omega, &tau);
         Ok(SVector::<f64, 7>::from([
             dq.w, dq.i, dq.j, dq.k, dw.x, dw.y, dw.z,
         ]))
     }
 }
 
-impl RotationalMethod for Rk4 {
-    fn name(&self) -> &str {
-        "rk4"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        STAGES
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(Rk4, "rk4", STAGES, false);
 
 impl<T: TorqueField> RotationalStepper<T> for Rk4 {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
+        self.core.start(state, dt)
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let h = self.dt;
-        let y = SVector::<f64, 7>::from([
-            self.q.w,
-            self.q.i,
-            self.q.j,
-            self.q.k,
-            self.omega.x,
-            self.omega.y,
-            self.omega.z,
-        ]);
+        self.core.ensure_started()?;
+        let h = self.core.dt;
+        let (q0, omega0) = (self.core.q, self.core.omega);
+        let y = SVector::<f64, 7>::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
         for i in 0..STAGES {
             let mut x = y;
             for j in 0..i {
@@ -227,7 +166,7 @@ impl<T: TorqueField> RotationalStepper<T> for Rk4 {
                     x.axpy(h * aij, &self.k[j], 1.0);
                 }
             }
-            self.k[i] = self.rhs(torque, self.t + self.c[i] * h, &x)?;
+            self.k[i] = self.rhs(torque, self.core.t + self.c[i] * h, &x)?;
         }
         let mut y1 = y;
         for (bi, ki) in self.b.iter().zip(&self.k) {
@@ -235,19 +174,20 @@ impl<T: TorqueField> RotationalStepper<T> for Rk4 {
                 y1.axpy(h * *bi, ki, 1.0);
             }
         }
-        let mut renormaliser = self.renormaliser;
+        let c = &mut self.core;
+        let mut renormaliser = c.renormaliser;
         let q = renormaliser.apply(Quaternion::new(y1[0], y1[1], y1[2], y1[3]));
         let omega = Vector3::new(y1[4], y1[5], y1[6]);
-        let t = self.t + h;
+        let t = c.t + h;
         RotationalState::new(t, q, omega).check_finite("state")?;
-        self.t = t;
-        self.q = q;
-        self.omega = omega;
-        self.renormaliser = renormaliser;
+        c.t = t;
+        c.q = q;
+        c.omega = omega;
+        c.renormaliser = renormaliser;
         Ok(())
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        Ok(self.core.state())
     }
 }

@@ -1,16 +1,18 @@
 //! SPIRAL, non-leapfrog variant (del Valle et al. 2024, App. A).
 
-use nalgebra::{Quaternion, Vector3};
-
 use super::body::RigidBody;
 use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// SPIRAL, non-leapfrog (synchronous) variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024,
 /// App. A, Eqs. A.1–A.3, with the angular velocity by Eqs. 9–10).
@@ -72,29 +74,17 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Spiral {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+    /// The shared state (`ω_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     map: EulerSsprk3,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
-    started: bool,
 }
 
 impl Spiral {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
+            core: StepperCore::new(body, Renormaliser::NEVER),
             map: EulerSsprk3::new(),
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -106,82 +96,35 @@ impl Spiral {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
 }
 
-impl RotationalMethod for Spiral {
-    fn name(&self) -> &str {
-        "spiral"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(Spiral, "spiral", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for Spiral {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
+        self.core.start(state, dt)
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega)?;
-        let acceleration = self.body.angular_acceleration(&self.omega, &tau);
-        self.q = self.renormaliser.apply(
-            self.q
-                * exp_pure(&(self.omega * (0.5 * dt)))
-                * exp_pure(&(acceleration * (0.25 * dt * dt))),
+        self.core.ensure_started()?;
+        let c = &mut self.core;
+        let dt = c.dt;
+        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
+        let acceleration = c.body.angular_acceleration(&c.omega, &tau);
+        c.q = c.renormaliser.apply(
+            c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
         );
-        self.omega = self.map.advance(&self.body, &self.omega, &tau, dt);
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega).check_finite("state")
+        c.omega = self.map.advance(&c.body, &c.omega, &tau, dt);
+        c.t += dt;
+        c.state().check_finite("state")
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        self.core.ensure_started()?;
+        Ok(self.core.state())
     }
 }

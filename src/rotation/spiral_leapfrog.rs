@@ -4,17 +4,21 @@
 //! Also home of [`EulerSsprk3`], the SSPRK3 map on Euler's equations that every SPIRAL variant
 //! of the catalogue shares.
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
 use super::body::RigidBody;
 use super::omelyan::synchronised_state;
 use super::quaternion::exp_pure;
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 use crate::tableau::registry::SSPRK3;
 
 /// The number of stages of [`SSPRK3`].
@@ -190,30 +194,17 @@ impl EulerSsprk3 {
 /// ```
 #[derive(Debug, Clone)]
 pub struct SpiralLeapfrog {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+    /// The shared state (carrying `ω_{n−½}`) and the end-of-step renormalisation.
+    core: StepperCore,
     map: EulerSsprk3,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    /// `ω_{n−½}`.
-    omega_half: Vector3<f64>,
-    started: bool,
 }
 
 impl SpiralLeapfrog {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
+            core: StepperCore::new(body, Renormaliser::NEVER),
             map: EulerSsprk3::new(),
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega_half: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -225,91 +216,43 @@ impl SpiralLeapfrog {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
 }
 
-impl RotationalMethod for SpiralLeapfrog {
-    fn name(&self) -> &str {
-        "spiral_leapfrog"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        true
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_half)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(SpiralLeapfrog, "spiral_leapfrog", 1, true);
 
 impl<T: TorqueField> RotationalStepper<T> for SpiralLeapfrog {
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.started = false;
+        self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        let omega_half = self.map.advance(&self.body, &state.omega, &tau, -0.5 * dt);
+        let omega_half = self
+            .map
+            .advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
         RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega_half = omega_half;
-        self.renormaliser.reset();
-        self.started = true;
+        self.core.commit(dt, state.t, state.q, omega_half);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_half)?;
-        self.omega_half = self.map.advance(&self.body, &self.omega_half, &tau, dt);
-        self.q = self
+        self.core.ensure_started()?;
+        let c = &mut self.core;
+        let dt = c.dt;
+        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
+        c.omega = self.map.advance(&c.body, &c.omega, &tau, dt);
+        c.q = c
             .renormaliser
-            .apply(self.q * exp_pure(&(self.omega_half * (0.5 * dt))));
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
+            .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
+        c.t += dt;
+        c.state().check_finite("state")
     }
 
     fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        synchronised_state(
-            &self.body,
-            torque,
-            self.t,
-            &self.q,
-            &self.omega_half,
-            self.dt,
-        )
+        self.core.ensure_started()?;
+        let c = &self.core;
+        synchronised_state(&c.body, torque, c.t, &c.q, &c.omega, c.dt)
     }
 }
 

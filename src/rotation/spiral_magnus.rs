@@ -6,12 +6,16 @@ use nalgebra::{Quaternion, Vector3};
 use super::body::RigidBody;
 use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// The time derivative of Euler's equations (SPIRAL Eq. 8) along a motion:
 /// `ω̈ = ∂ω̇/∂ω · ω̇ + J⁻¹ τ̇`, componentwise
@@ -152,37 +156,25 @@ fn magnus_step(
 /// ```
 #[derive(Debug, Clone)]
 pub struct SpiralMagnus {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+    /// The shared state (`ω_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     map: EulerSsprk3,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
     /// `τ_{n−1}`, `τ_{n−2}` (the first `known` of them are valid).
     previous: [Vector3<f64>; 2],
     known: usize,
     /// The torque rate of the first step, from the start's predictor.
     start_rate: Vector3<f64>,
-    started: bool,
 }
 
 impl SpiralMagnus {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
+            core: StepperCore::new(body, Renormaliser::NEVER),
             map: EulerSsprk3::new(),
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega: Vector3::zeros(),
             previous: [Vector3::zeros(); 2],
             known: 0,
             start_rate: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -194,80 +186,45 @@ impl SpiralMagnus {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
 }
 
-impl RotationalMethod for SpiralMagnus {
-    fn name(&self) -> &str {
-        "spiral_magnus"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(SpiralMagnus, "spiral_magnus", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.started = false;
+        self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
         let frozen = TorqueModel {
             torque: tau,
             rate: Vector3::zeros(),
             curvature: Vector3::zeros(),
         };
-        let (q1, omega1) = magnus_step(&self.body, &self.map, &state.q, &state.omega, &frozen, dt);
+        let (q1, omega1) = magnus_step(
+            &self.core.body,
+            &self.map,
+            &state.q,
+            &state.omega,
+            &frozen,
+            dt,
+        );
         let t1 = state.t + dt;
         RotationalState::new(t1, q1, omega1).check_finite("state")?;
         let tau1 = checked_torque(torque, t1, &q1, &omega1)?;
         self.start_rate = (tau1 - tau) / dt;
         self.known = 0;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
+        self.core.commit(dt, state.t, state.q, state.omega);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega)?;
+        self.core.ensure_started()?;
+        let c = &mut self.core;
+        let dt = c.dt;
+        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
         let [p1, p2] = self.previous;
         let (rate, curvature) = match self.known {
             0 => (self.start_rate, Vector3::zeros()),
@@ -282,19 +239,17 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
             rate,
             curvature,
         };
-        let (q, omega) = magnus_step(&self.body, &self.map, &self.q, &self.omega, &model, dt);
-        self.q = self.renormaliser.apply(q);
-        self.omega = omega;
+        let (q, omega) = magnus_step(&c.body, &self.map, &c.q, &c.omega, &model, dt);
+        c.q = c.renormaliser.apply(q);
+        c.omega = omega;
         self.previous = [tau, p1];
         self.known = (self.known + 1).min(2);
-        self.t += dt;
-        RotationalState::new(self.t, self.q, self.omega).check_finite("state")
+        c.t += dt;
+        c.state().check_finite("state")
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        self.core.ensure_started()?;
+        Ok(self.core.state())
     }
 }

@@ -264,6 +264,224 @@ pub fn not_started() -> Error {
     }
 }
 
+/// The state every quaternion stepper of the catalogue carries, with the bookkeeping they share:
+/// the body, the step size, the time `t_n`, the rotor `q_n`, the angular velocity the method
+/// carries (`ω_n`, or `ω_{n−½}` for leapfrog methods), whether the stepper was started, and the
+/// end-of-step [`Renormaliser`].
+///
+/// A stepper built on it starts with [`StepperCore::begin`] (the checks of
+/// [`RotationalStepper::start`]) and [`StepperCore::commit`] (or both at once with
+/// [`StepperCore::start`] when the start needs no torque), guards its steps with
+/// [`StepperCore::ensure_started`], and updates the fields in its step.
+///
+/// # Examples
+/// ```
+/// use lieode::rotation::stepper::StepperCore;
+/// use lieode::rotation::{Renormalisation, Renormaliser, RigidBody, RotationalState};
+/// use nalgebra::{Quaternion, Vector3};
+///
+/// let body = RigidBody::new([1.0, 2.0, 2.5])?;
+/// let mut core = StepperCore::new(body, Renormaliser::NEVER)
+///     .with_renormalisation(Renormalisation::EveryStep)?;
+/// assert!(core.ensure_started().is_err());
+/// let state = RotationalState::new(0.5, Quaternion::identity(), Vector3::new(0.1, 0.2, 0.3));
+/// core.start(&state, 1e-3)?;
+/// assert!(core.ensure_started().is_ok());
+/// assert_eq!((core.time(), core.dt(), core.omega()), (0.5, 1e-3, state.omega));
+/// assert_eq!(core.renormalisation(), Renormalisation::EveryStep);
+/// assert!(core.start(&state, -1.0).is_err());
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct StepperCore {
+    /// The body.
+    pub(crate) body: RigidBody,
+    /// The end-of-step renormalisation (policy and step count).
+    pub(crate) renormaliser: Renormaliser,
+    /// The step size.
+    pub(crate) dt: f64,
+    /// The time `t_n`.
+    pub(crate) t: f64,
+    /// The rotor `q_n`.
+    pub(crate) q: Quaternion<f64>,
+    /// The angular velocity the method carries: `ω_n`, or `ω_{n−½}` for leapfrog methods.
+    pub(crate) omega: Vector3<f64>,
+    /// Whether the stepper was started.
+    pub(crate) started: bool,
+}
+
+impl StepperCore {
+    /// The state of a stepper for `body` that was not started (`t = 0`, `q = 1`, `ω = 0`,
+    /// `dt = 0`), with the renormaliser `default_policy` (the method's default).
+    pub fn new(body: RigidBody, default_policy: Renormaliser) -> Self {
+        Self {
+            body,
+            renormaliser: default_policy,
+            dt: 0.0,
+            t: 0.0,
+            q: Quaternion::identity(),
+            omega: Vector3::zeros(),
+            started: false,
+        }
+    }
+
+    /// The same state with the end-of-step renormalisation `policy`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
+    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
+        Ok(Self {
+            renormaliser: Renormaliser::new(policy)?,
+            ..self
+        })
+    }
+
+    /// The checks at the start of [`RotationalStepper::start`]: the step size, then the state.
+    /// If both pass, the stepper is marked as not started (until [`StepperCore::commit`]) and the
+    /// renormaliser's step count is set to zero; otherwise nothing changes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
+    /// [`Error::NonFinite`] naming `state` for a non-finite state.
+    pub fn begin(&mut self, state: &RotationalState, dt: f64) -> Result<()> {
+        check_step_size(dt)?;
+        state
+            .check_finite("state")
+            .map_err(|_| Error::NonFinite { name: "state" })?;
+        self.started = false;
+        self.renormaliser.reset();
+        Ok(())
+    }
+
+    /// Completes a start: step size `dt`, time `t`, rotor `q`, carried angular velocity
+    /// `omega`, and marks the stepper as started.
+    pub fn commit(&mut self, dt: f64, t: f64, q: Quaternion<f64>, omega: Vector3<f64>) {
+        self.dt = dt;
+        self.t = t;
+        self.q = q;
+        self.omega = omega;
+        self.started = true;
+    }
+
+    /// [`StepperCore::begin`] followed by [`StepperCore::commit`] at `state`: the whole start of
+    /// a method that needs no torque to start.
+    ///
+    /// # Errors
+    /// Those of [`StepperCore::begin`].
+    pub fn start(&mut self, state: &RotationalState, dt: f64) -> Result<()> {
+        self.begin(state, dt)?;
+        self.commit(dt, state.t, state.q, state.omega);
+        Ok(())
+    }
+
+    /// Checks that the stepper was started.
+    ///
+    /// # Errors
+    /// [`not_started`] otherwise.
+    #[inline]
+    pub fn ensure_started(&self) -> Result<()> {
+        if self.started {
+            Ok(())
+        } else {
+            Err(not_started())
+        }
+    }
+
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+
+    /// The step size (zero before the start).
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// The time `t_n`.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// The rotor `q_n`.
+    pub fn orientation(&self) -> Quaternion<f64> {
+        self.q
+    }
+
+    /// The angular velocity the method carries (`ω_n`, or `ω_{n−½}` for leapfrog methods).
+    pub fn omega(&self) -> Vector3<f64> {
+        self.omega
+    }
+
+    /// The renormalisation policy.
+    pub fn renormalisation(&self) -> Renormalisation {
+        self.renormaliser.policy()
+    }
+
+    /// Whether the stepper was started.
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    /// The carried angular velocity with its time: `(t_n, ω_n)`, or `(t_n − dt/2, ω_{n−½})` if
+    /// `leapfrog`.
+    #[inline]
+    pub fn angular_velocity(&self, leapfrog: bool) -> (f64, Vector3<f64>) {
+        if leapfrog {
+            (self.t - 0.5 * self.dt, self.omega)
+        } else {
+            (self.t, self.omega)
+        }
+    }
+
+    /// The synchronised state `(t_n, q_n, ω_n)` of a non-leapfrog method.
+    pub fn state(&self) -> RotationalState {
+        RotationalState::new(self.t, self.q, self.omega)
+    }
+}
+
+// Implements `RotationalMethod` for a stepper type that keeps its state in a field
+// `core: StepperCore`: `impl_rotational_method!(Type, "name", evaluations, leapfrog)`, where
+// `evaluations` is the torque evaluations per step and `leapfrog` a `bool` expression (for a
+// leapfrog method `angular_velocity` reports `(t_n − dt/2, ω_{n−½})`). Crate-private.
+macro_rules! impl_rotational_method {
+    ($ty:ty, $name:expr, $evaluations:expr, $leapfrog:expr) => {
+        impl $crate::rotation::stepper::RotationalMethod for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn torque_evaluations_per_step(&self) -> usize {
+                $evaluations
+            }
+
+            fn is_leapfrog(&self) -> bool {
+                $leapfrog
+            }
+
+            fn renormalisation(&self) -> $crate::rotation::stepper::Renormalisation {
+                self.core.renormalisation()
+            }
+
+            fn time(&self) -> f64 {
+                self.core.time()
+            }
+
+            fn orientation(&self) -> ::nalgebra::Quaternion<f64> {
+                self.core.orientation()
+            }
+
+            fn angular_velocity(&self) -> (f64, ::nalgebra::Vector3<f64>) {
+                self.core.angular_velocity($leapfrog)
+            }
+
+            fn body(&self) -> &$crate::rotation::body::RigidBody {
+                self.core.body()
+            }
+        }
+    };
+}
+pub(crate) use impl_rotational_method;
+
 /// Runs `steps` steps from `state` with step size `dt` and returns the stepper (positioned at
 /// `t = t₀ + steps·dt`, the time accumulated by repeated addition).
 ///

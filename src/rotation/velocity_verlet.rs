@@ -1,16 +1,18 @@
 //! Velocity Verlet for the rotational motion, as the SPIRAL benchmark codes it (body frame,
 //! Euler-like rotor update with the half-step angular velocity, normalised every step).
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
 use super::body::RigidBody;
 use super::quaternion::times_pure;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// Velocity Verlet (SPIRAL App. B.2, Eqs. B.2–B.3; Verlet 1967 52 of the paper), every
 /// quantity in the body frame. With `τ_n` the torque cached from the previous step (or from
@@ -75,30 +77,18 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct VelocityVerlet {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
+    /// The shared state (`ω_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     /// The body torque at `(t_n, q_n)`, evaluated at the end of the previous step.
     torque: Vector3<f64>,
-    started: bool,
 }
 
 impl VelocityVerlet {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::EVERY_STEP,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
-            omega: Vector3::zeros(),
+            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
             torque: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -110,87 +100,43 @@ impl VelocityVerlet {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
 }
 
-impl RotationalMethod for VelocityVerlet {
-    fn name(&self) -> &str {
-        "velocity_verlet"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(VelocityVerlet, "velocity_verlet", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for VelocityVerlet {
-    /// Stores the state and evaluates the first torque `τ(t_0, q_0, ω_0)`.
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.started = false;
+        self.core.begin(state, dt)?;
         self.torque = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
+        self.core.commit(dt, state.t, state.q, state.omega);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
+        self.core.ensure_started()?;
+        let c = &mut self.core;
+        let dt = c.dt;
         let half = 0.5 * dt;
-        let omega_half =
-            self.omega + half * self.body.angular_acceleration(&self.omega, &self.torque);
-        let mut renormaliser = self.renormaliser;
-        let q = renormaliser.apply(self.q + times_pure(&self.q, &omega_half) * (0.5 * dt));
-        let t = self.t + dt;
+        let omega_half = c.omega + half * c.body.angular_acceleration(&c.omega, &self.torque);
+        let mut renormaliser = c.renormaliser;
+        let q = renormaliser.apply(c.q + times_pure(&c.q, &omega_half) * (0.5 * dt));
+        let t = c.t + dt;
         let tau = checked_torque(torque, t, &q, &omega_half)?;
-        let omega = omega_half + half * self.body.angular_acceleration(&omega_half, &tau);
+        let omega = omega_half + half * c.body.angular_acceleration(&omega_half, &tau);
         RotationalState::new(t, q, omega).check_finite("state")?;
-        self.t = t;
-        self.q = q;
-        self.omega = omega;
+        c.t = t;
+        c.q = q;
+        c.omega = omega;
         self.torque = tau;
-        self.renormaliser = renormaliser;
+        c.renormaliser = renormaliser;
         Ok(())
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        Ok(self.core.state())
     }
 }
