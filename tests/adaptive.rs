@@ -634,37 +634,35 @@ fn a_non_finite_right_hand_side_is_an_error_naming_it() {
             }
         };
         let tol = Tolerances::scalar(1e-8, 1e-8).unwrap();
-        let errors = [
+        fn failure<M: lieode::adaptive::AdaptiveMethod<nalgebra::U2>>(
+            method: M,
+            rhs: impl FnMut(f64, &Vector2<f64>) -> Vector2<f64>,
+        ) -> lieode::Error {
+            let y0 = Vector2::new(1.0, 0.0);
             integrate_vector(
+                method,
+                rhs,
+                0.0,
+                y0,
+                3.0,
+                IntegrateOptions::default(),
+                &mut [],
+            )
+            .unwrap_err()
+        }
+        let errors = [
+            failure(
                 Dop853::new(tol.clone(), ControllerParameters::dop853()).unwrap(),
                 rhs,
-                0.0,
-                Vector2::new(1.0, 0.0),
-                3.0,
-                IntegrateOptions::default(),
-                &mut [],
-            )
-            .unwrap_err(),
-            integrate_vector(
+            ),
+            failure(
                 Dopri5::new(tol.clone(), ControllerParameters::dopri5()).unwrap(),
                 rhs,
-                0.0,
-                Vector2::new(1.0, 0.0),
-                3.0,
-                IntegrateOptions::default(),
-                &mut [],
-            )
-            .unwrap_err(),
-            integrate_vector(
+            ),
+            failure(
                 Odex::new(tol.clone(), OdexParameters::default()).unwrap(),
                 rhs,
-                0.0,
-                Vector2::new(1.0, 0.0),
-                3.0,
-                IntegrateOptions::default(),
-                &mut [],
-            )
-            .unwrap_err(),
+            ),
         ];
         for err in errors {
             assert!(
