@@ -18,6 +18,7 @@ pub mod hairer_reference;
 pub mod homogeneous;
 pub mod integrate;
 pub mod lie;
+pub mod momentum;
 pub mod ode;
 pub mod order;
 pub mod output;

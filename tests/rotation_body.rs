@@ -83,3 +83,27 @@ fn body_and_lab_angular_velocities_convert_both_ways() {
     let identity = Quaternion::identity();
     assert_eq!(lab_angular_velocity(&identity, &w_body), w_body);
 }
+
+#[test]
+fn eulers_equations_match_the_textbook_form() {
+    // ω̇ = J⁻¹(τ − ω × Jω), written out independently of the κ form the body evaluates.
+    let body = RigidBody::new([0.7, 1.9, 2.3]).unwrap();
+    let inertia = Vector3::new(0.7, 1.9, 2.3);
+    let kappa = body.gyroscopic_coefficients();
+    assert!((kappa - Vector3::new(-0.4 / 0.7, 1.6 / 1.9, -1.2 / 2.3)).norm() < 1e-15);
+    for (w, tau) in [
+        (Vector3::new(0.3, -0.9, 0.6), Vector3::new(0.5, 0.0, 0.0)),
+        (
+            Vector3::new(-12.0, 7.5, 3.25),
+            Vector3::new(-1.0, 2.0, 0.25),
+        ),
+        (Vector3::new(1e-8, 0.0, -2e-8), Vector3::zeros()),
+    ] {
+        let textbook = (tau - w.cross(&inertia.component_mul(&w))).component_div(&inertia);
+        let ours = body.angular_acceleration(&w, &tau);
+        assert!(
+            (ours - textbook).norm() <= 8.0 * f64::EPSILON * (textbook.norm() + w.norm_squared()),
+            "{ours} vs {textbook}"
+        );
+    }
+}

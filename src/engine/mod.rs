@@ -21,7 +21,7 @@ mod composition;
 mod explicit_rk;
 mod implicit;
 mod munthe_kaas;
-mod stage_solver;
+pub(crate) mod stage_solver;
 
 pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
 pub use commutator_free::CommutatorFree;

@@ -152,14 +152,15 @@ const DEXP_INV_COEFFICIENTS: [f64; SERIES_TERMS] = dexp_inv_coefficients();
 /// evaluation) cost a few nanoseconds.
 #[inline(always)]
 fn polynomial<T: Real, const N: usize>(x: T, coefficients: &[f64; N]) -> T {
+    let coefficient = |i: usize| real::<T>(if i < N { coefficients[i] } else { 0.0 });
     let x2 = x * x;
     let x4 = x2 * x2;
-    let mut chains = [T::zero(); 4];
-    for m in (0..N.div_ceil(4)).rev() {
+    // Each chain starts at its leading coefficient (not at 0·x⁴ + c, which is not foldable).
+    let top = N.saturating_sub(1) / 4;
+    let mut chains: [T; 4] = std::array::from_fn(|r| coefficient(4 * top + r));
+    for m in (0..top).rev() {
         for (r, chain) in chains.iter_mut().enumerate() {
-            let i = 4 * m + r;
-            let c = if i < N { coefficients[i] } else { 0.0 };
-            *chain = *chain * x4 + real::<T>(c);
+            *chain = *chain * x4 + coefficient(4 * m + r);
         }
     }
     let [p0, p1, p2, p3] = chains;
@@ -189,11 +190,12 @@ const SMALL_SERIES: [[f64; SMALL_TERMS]; 6] = [
 ];
 
 /// Below this value of `θ²` the cosine and `sin θ/θ` of [`cos_sinc`] need only their first
-/// five Taylor terms (the first omitted term is below `x⁵/10! < 3·10⁻²⁷`).
+/// four Taylor terms (the first omitted term is below `x⁴/8! < 3·10⁻²¹`, far below half an ulp
+/// of the leading 1).
 pub const TINY_ANGLE_SQ: f64 = 1e-4;
 
-/// The first five Taylor terms of `S₀` and `S₁` (see [`TINY_ANGLE_SQ`]).
-const TINY_SERIES: [[f64; 5]; 2] = [
+/// The first four Taylor terms of `S₀` and `S₁` (see [`TINY_ANGLE_SQ`]).
+const TINY_SERIES: [[f64; 4]; 2] = [
     leading(&REMAINDER_COEFFICIENTS[0]),
     leading(&REMAINDER_COEFFICIENTS[1]),
 ];
@@ -244,15 +246,26 @@ pub fn cos_sinc_versinc<T: Real>(x: T) -> (T, T, T) {
 
 /// `S₀(θ) = cos θ` and `S₁(θ) = sin θ/θ` at `x = θ²` (what the unit-quaternion exponential
 /// needs), with the same branches as [`cos_sinc_versinc`].
-#[inline]
+///
+/// The tiny-angle branch, where the per-step rotations of the rigid-body steppers live
+/// (|θ| ≲ 1e-2), is inlined into the caller; the others are a call away, so that a stepper's
+/// step is not split by a function call (which spills every live floating-point register).
+#[inline(always)]
 pub fn cos_sinc<T: Real>(x: T) -> (T, T) {
     if x < real(TINY_ANGLE_SQ) {
-        // The per-step rotations of the rigid-body steppers live here (|θ| ≲ 1e-2).
         (
             polynomial(x, &TINY_SERIES[0]),
             polynomial(x, &TINY_SERIES[1]),
         )
-    } else if x < real(SMALL_ANGLE_SQ) {
+    } else {
+        cos_sinc_beyond_tiny(x)
+    }
+}
+
+/// [`cos_sinc`] for `x ≥ TINY_ANGLE_SQ`.
+#[inline(never)]
+fn cos_sinc_beyond_tiny<T: Real>(x: T) -> (T, T) {
+    if x < real(SMALL_ANGLE_SQ) {
         (
             polynomial(x, &SMALL_SERIES[0]),
             polynomial(x, &SMALL_SERIES[1]),

@@ -37,6 +37,7 @@
 
 pub mod cylinder;
 pub mod hairer;
+pub mod krysl;
 pub mod linear_so3;
 pub mod rigid_body;
 pub mod sphere;

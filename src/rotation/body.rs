@@ -17,6 +17,10 @@ use crate::error::{Error, Result};
 /// ω̇_z = (τ_z + ω_x ω_y (I_x − I_y)) / I_z
 /// ```
 ///
+/// evaluated as `ω̇ = J⁻¹ τ + κ ⊙ (ω_y ω_z, ω_z ω_x, ω_x ω_y)` with the gyroscopic coefficients
+/// `κ = ((I_y − I_z)/I_x, (I_z − I_x)/I_y, (I_x − I_y)/I_z)` computed once
+/// ([`RigidBody::gyroscopic_coefficients`]).
+///
 /// # Examples
 /// ```
 /// use lieode::rotation::RigidBody;
@@ -33,6 +37,7 @@ use crate::error::{Error, Result};
 pub struct RigidBody {
     inertia: Vector3<f64>,
     inverse: Vector3<f64>,
+    gyroscopic: Vector3<f64>,
 }
 
 impl RigidBody {
@@ -62,6 +67,7 @@ impl RigidBody {
         Ok(Self {
             inertia,
             inverse: inertia.map(|i| 1.0 / i),
+            gyroscopic: Vector3::new((b - c) / a, (c - a) / b, (a - b) / c),
         })
     }
 
@@ -112,20 +118,21 @@ impl RigidBody {
         self.inverse
     }
 
-    /// `ω̇(ω, τ)` by Euler's equations (both in the body frame; SPIRAL Eq. 8).
+    /// The gyroscopic coefficients `κ = ((I_y − I_z)/I_x, (I_z − I_x)/I_y, (I_x − I_y)/I_z)`
+    /// of Euler's equations `ω̇ = J⁻¹ τ + κ ⊙ (ω_y ω_z, ω_z ω_x, ω_x ω_y)`.
+    pub fn gyroscopic_coefficients(&self) -> Vector3<f64> {
+        self.gyroscopic
+    }
+
+    /// `ω̇(ω, τ)` by Euler's equations (both in the body frame; SPIRAL Eq. 8), as
+    /// `J⁻¹ τ + κ ⊙ (ω_y ω_z, ω_z ω_x, ω_x ω_y)`.
     #[inline]
     pub fn angular_acceleration(
         &self,
         omega: &Vector3<f64>,
         torque: &Vector3<f64>,
     ) -> Vector3<f64> {
-        let i = &self.inertia;
-        let inv = &self.inverse;
-        Vector3::new(
-            (torque.x + omega.y * omega.z * (i.y - i.z)) * inv.x,
-            (torque.y + omega.z * omega.x * (i.z - i.x)) * inv.y,
-            (torque.z + omega.x * omega.y * (i.x - i.y)) * inv.z,
-        )
+        gyroscopic_update(&self.inverse.component_mul(torque), &self.gyroscopic, omega)
     }
 
     /// The body angular momentum `Π = J ω`.
@@ -169,4 +176,15 @@ pub fn lab_angular_velocity(q: &Quaternion<f64>, omega_body: &Vector3<f64>) -> V
 /// The body-frame angular velocity `ω_body = q̄ ω_lab q / |q|²` of the rotor `q` (body → lab).
 pub fn body_angular_velocity(q: &Quaternion<f64>, omega_lab: &Vector3<f64>) -> Vector3<f64> {
     rotate_inverse(q, omega_lab)
+}
+
+/// `d + g ⊙ (ω_y ω_z, ω_z ω_x, ω_x ω_y)`: Euler's equations with the torque term `d = J⁻¹ τ` and
+/// the gyroscopic coefficients `g = κ`.
+#[inline]
+fn gyroscopic_update(d: &Vector3<f64>, g: &Vector3<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+    Vector3::new(
+        d.x + g.x * (omega.y * omega.z),
+        d.y + g.y * (omega.z * omega.x),
+        d.z + g.z * (omega.x * omega.y),
+    )
 }

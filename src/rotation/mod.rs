@@ -72,7 +72,7 @@ pub use mercurydpm::MercuryDpm;
 pub use omelyan::Omelyan;
 pub use rk4::Rk4;
 pub use spiral::Spiral;
-pub use spiral_leapfrog::{EulerSsprk3, SpiralLeapfrog};
+pub use spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3, SpiralLeapfrog};
 pub use spiral_magnus::SpiralMagnus;
 pub use spiral_omelyan::SpiralOmelyan;
 pub use stepper::{

@@ -2,7 +2,7 @@
 
 use super::body::RigidBody;
 use super::quaternion::exp_pure;
-use super::spiral_leapfrog::EulerSsprk3;
+use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -77,6 +77,8 @@ pub struct Spiral {
     /// The shared state (`ω_n`) and the end-of-step renormalisation.
     core: StepperCore,
     map: EulerSsprk3,
+    /// `map` for the body and `dt`, set by `start`.
+    step_map: FixedStepSsprk3,
 }
 
 impl Spiral {
@@ -85,6 +87,7 @@ impl Spiral {
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
             map: EulerSsprk3::new(),
+            step_map: EulerSsprk3::new().with_step(&body, 0.0),
         }
     }
 
@@ -106,7 +109,9 @@ impl_rotational_method!(Spiral, "spiral", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for Spiral {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.start(state, dt)
+        self.core.start(state, dt)?;
+        self.step_map = self.map.with_step(&self.core.body, dt);
+        Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
@@ -118,7 +123,7 @@ impl<T: TorqueField> RotationalStepper<T> for Spiral {
         c.q = c.renormaliser.apply(
             c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
         );
-        c.omega = self.map.advance(&c.body, &c.omega, &tau, dt);
+        c.omega = self.step_map.advance(&c.omega, &tau);
         c.t += dt;
         c.state().check_finite("state")
     }

@@ -80,7 +80,8 @@ impl EulerSsprk3 {
         }
     }
 
-    /// One step of size `h` from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10).
+    /// One step of size `h` from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10)
+    /// (the arithmetic of [`FixedStepSsprk3::advance`]).
     #[inline]
     pub fn advance(
         &self,
@@ -89,12 +90,30 @@ impl EulerSsprk3 {
         torque: &Vector3<f64>,
         h: f64,
     ) -> Vector3<f64> {
-        self.advance_with(body, omega, h, |_| *torque)
+        FixedStepSsprk3::new(self, body, h).advance(omega, torque)
+    }
+
+    /// The map for one body and one step size `h`, its coefficients multiplied out once: what a
+    /// fixed-step stepper holds.
+    pub fn with_step(&self, body: &RigidBody, h: f64) -> FixedStepSsprk3 {
+        FixedStepSsprk3::new(self, body, h)
     }
 
     /// One step of size `h` from `omega` with the stage torques given by a model `torque(s)`
     /// of the torque at the offset `s = c_i h` from the step's start:
     /// `k_i = ω̇(ω + h Σ_j a_ij k_j, torque(c_i h))`, `ω + h Σ_i b_i k_i`.
+    ///
+    /// **Evaluation order.** With Euler's equations as `ω̇ = J⁻¹τ + κ ⊙ γ(ω)`,
+    /// `γ(ω) = (ω_y ω_z, ω_z ω_x, ω_x ω_y)` ([`RigidBody`]), the stage values and the result are
+    /// summed as
+    ///
+    /// ```text
+    /// W_i = ω + Σ_j a_ij h J⁻¹τ_j + Σ_j (a_ij h κ) ⊙ γ(W_j),   ω + Σ_i b_i h J⁻¹τ_i + Σ_i (b_i h κ) ⊙ γ(W_i)
+    /// ```
+    ///
+    /// — the same numbers up to rounding, but the chain of dependent operations from one stage
+    /// value to the next is one product, one scaling and one sum (three operations instead of
+    /// six), which is what bounds the cost of a step (SPIRAL's stages are sequential).
     #[inline]
     pub fn advance_with<F>(
         &self,
@@ -106,24 +125,113 @@ impl EulerSsprk3 {
     where
         F: FnMut(f64) -> Vector3<f64>,
     {
-        let mut k = [Vector3::zeros(); STAGES];
-        for (i, (row, ci)) in self.a.iter().zip(&self.c).enumerate() {
-            let mut w = *omega;
-            for (aij, kj) in row.iter().zip(&k).take(i) {
-                if *aij != 0.0 {
-                    w.axpy(h * aij, kj, 1.0);
-                }
-            }
-            k[i] = body.angular_acceleration(&w, &torque(ci * h));
+        let g = body.gyroscopic_coefficients() * h;
+        let scale = body.inverse_inertia() * h;
+        let d: [Vector3<f64>; STAGES] =
+            std::array::from_fn(|i| scale.component_mul(&torque(self.c[i] * h)));
+        let mut gamma = [Vector3::zeros(); STAGES];
+        for (i, row) in self.a.iter().enumerate() {
+            let w = add_scaled(
+                add_torque(omega, row, &d, i),
+                &row.map(|a| g * a),
+                &gamma,
+                i,
+            );
+            gamma[i] = products(&w);
         }
-        let mut out = *omega;
-        for (bi, ki) in self.b.iter().zip(&k) {
-            if *bi != 0.0 {
-                out.axpy(h * bi, ki, 1.0);
-            }
-        }
-        out
+        let weights = self.b.map(|b| g * b);
+        add_scaled(
+            add_torque(omega, &self.b, &d, STAGES),
+            &weights,
+            &gamma,
+            STAGES,
+        )
     }
+}
+
+/// [`EulerSsprk3`] with a frozen torque, for one body and one step size `h`, the products of
+/// the tableau's coefficients with `h κ` and `h J⁻¹` computed once:
+///
+/// ```text
+/// W_1 = ω,   W_i = ω + (Σ_j a_ij) h J⁻¹ τ + Σ_{j<i} (a_ij h κ) ⊙ γ(W_j),
+/// ω(t + h) ≈ ω + (Σ_i b_i) h J⁻¹ τ + Σ_i (b_i h κ) ⊙ γ(W_i)
+/// ```
+///
+/// (Euler's equations `ω̇ = J⁻¹τ + κ ⊙ γ(ω)`, see [`EulerSsprk3::advance_with`]; the first stage
+/// of an explicit tableau is the step's start). Built by [`EulerSsprk3::with_step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FixedStepSsprk3 {
+    /// `a_ij h κ`.
+    stage_gyroscopic: [[Vector3<f64>; STAGES]; STAGES],
+    /// `(Σ_j a_ij) h J⁻¹`.
+    stage_torque: [Vector3<f64>; STAGES],
+    /// `b_i h κ`.
+    weight_gyroscopic: [Vector3<f64>; STAGES],
+    /// `(Σ_i b_i) h J⁻¹`.
+    weight_torque: Vector3<f64>,
+}
+
+impl FixedStepSsprk3 {
+    fn new(map: &EulerSsprk3, body: &RigidBody, h: f64) -> Self {
+        let g = body.gyroscopic_coefficients() * h;
+        let inverse = body.inverse_inertia() * h;
+        Self {
+            stage_gyroscopic: map.a.map(|row| row.map(|a| g * a)),
+            stage_torque: map.a.map(|row| inverse * row.iter().sum::<f64>()),
+            weight_gyroscopic: map.b.map(|b| g * b),
+            weight_torque: inverse * map.b.iter().sum::<f64>(),
+        }
+    }
+
+    /// One step from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10).
+    #[inline(always)]
+    pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
+        let mut gamma = [Vector3::zeros(); STAGES];
+        gamma[0] = products(omega);
+        for i in 1..STAGES {
+            let base = omega + self.stage_torque[i].component_mul(torque);
+            gamma[i] = products(&add_scaled(base, &self.stage_gyroscopic[i], &gamma, i));
+        }
+        let base = omega + self.weight_torque.component_mul(torque);
+        add_scaled(base, &self.weight_gyroscopic, &gamma, STAGES)
+    }
+}
+
+/// `base + Σ_{j<n} c_j ⊙ γ_j`, the newest stage last so that the sum waits on `γ_{n−1}` for one
+/// product and one addition only.
+#[inline(always)]
+fn add_scaled(
+    base: Vector3<f64>,
+    coefficients: &[Vector3<f64>; STAGES],
+    gamma: &[Vector3<f64>; STAGES],
+    n: usize,
+) -> Vector3<f64> {
+    let mut sum = base;
+    for (c, gj) in coefficients.iter().zip(gamma).take(n) {
+        sum += c.component_mul(gj);
+    }
+    sum
+}
+
+/// `γ(ω) = (ω_y ω_z, ω_z ω_x, ω_x ω_y)`, the quadratic part of Euler's equations.
+#[inline]
+fn products(w: &Vector3<f64>) -> Vector3<f64> {
+    Vector3::new(w.y * w.z, w.z * w.x, w.x * w.y)
+}
+
+/// `ω + Σ_{j<n} c_j d_j`.
+#[inline]
+fn add_torque(
+    omega: &Vector3<f64>,
+    coefficients: &[f64; STAGES],
+    d: &[Vector3<f64>; STAGES],
+    n: usize,
+) -> Vector3<f64> {
+    let mut sum = *omega;
+    for (c, dj) in coefficients.iter().zip(d).take(n) {
+        sum += dj * *c;
+    }
+    sum
 }
 
 /// SPIRAL, leapfrog variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024, §2, Eqs. 7–10).
@@ -197,6 +305,8 @@ pub struct SpiralLeapfrog {
     /// The shared state (carrying `ω_{n−½}`) and the end-of-step renormalisation.
     core: StepperCore,
     map: EulerSsprk3,
+    /// `map` for the body and `dt`, set by `start`.
+    step_map: FixedStepSsprk3,
 }
 
 impl SpiralLeapfrog {
@@ -205,6 +315,7 @@ impl SpiralLeapfrog {
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
             map: EulerSsprk3::new(),
+            step_map: EulerSsprk3::new().with_step(&body, 0.0),
         }
     }
 
@@ -233,6 +344,7 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralLeapfrog {
             .advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
         RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
         self.core.commit(dt, state.t, state.q, omega_half);
+        self.step_map = self.map.with_step(&self.core.body, dt);
         Ok(())
     }
 
@@ -241,7 +353,7 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralLeapfrog {
         let c = &mut self.core;
         let dt = c.dt;
         let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
-        c.omega = self.map.advance(&c.body, &c.omega, &tau, dt);
+        c.omega = self.step_map.advance(&c.omega, &tau);
         c.q = c
             .renormaliser
             .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));

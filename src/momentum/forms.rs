@@ -1,0 +1,144 @@
+//! The two incremental forms of rigid-body rotation on `SO(3) × ℝ³` (Krysl §3), as Lie-group
+//! ODEs `y' = y · ξ(t, y)` for the Munthe-Kaas engines.
+//!
+//! Both carry the attitude `R` (body → lab; `Ṙ = R ω̂`, [`Side::Right`], so the local
+//! coordinates follow `Ψ' = dexp⁻¹_{−Ψ}(ω)`, Krysl Eq. 10) and a momentum in the additive factor:
+//!
+//! - [`BodyMomentumForm`] (the *differential* form): the body momentum `Π = Jω` with Euler's
+//!   equations `Π̇ = −ω × Π + Rᵀ t(t, R)`; one-stage tableaux give Krysl's Eqs. (11)–(12).
+//! - [`SpatialMomentumForm`] (the *integral* form): the spatial momentum `π = RΠ` with
+//!   `π̇ = t(t, R)`; one-stage tableaux give Eqs. (18)–(19), and any tableau gives Krysl's
+//!   algorithm MKRK (§3.7). Spatial momentum is a linear invariant of every such method, so it is
+//!   conserved to round-off in torque-free motion.
+
+use nalgebra::Vector3;
+
+use super::torque::SpatialTorque;
+use crate::lie::product::{Product, ProductAlgebra};
+use crate::lie::rn::Rn;
+use crate::lie::so3::{So3, So3Algebra};
+use crate::lie::{Real, Side, real};
+use crate::ode::LieOde;
+use crate::rotation::RigidBody;
+
+/// A state `(R, m)` on `SO(3) × ℝ³`: the attitude and a momentum (body `Π` or spatial `π`, as
+/// the form says).
+pub type MomentumState<T = f64> = Product<So3<T>, Rn<3, T>>;
+
+/// The algebra of [`MomentumState`]: `(ω, ṁ)`.
+pub type MomentumAlgebra<T = f64> = ProductAlgebra<So3Algebra<T>, Rn<3, T>>;
+
+/// `ω = J⁻¹ Π` over any scalar.
+fn angular_velocity<T: Real>(body: &RigidBody, momentum: &Vector3<T>) -> Vector3<T> {
+    momentum.component_mul(&body.inverse_inertia().map(real::<T>))
+}
+
+/// `Ṙ = R ω̂`, `Π̇ = −ω × Π + Rᵀ t(t, R)` with `ω = J⁻¹Π`: the body-momentum (differential) form.
+///
+/// Generator `ξ = (J⁻¹Π, −ω × Π + Rᵀ t)`, [`Side::Right`].
+///
+/// # Examples
+/// ```
+/// use lieode::momentum::{BodyMomentumForm, TorqueFree, MomentumState};
+/// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
+/// use lieode::ode::LieOde;
+/// use lieode::rotation::RigidBody;
+/// use nalgebra::Vector3;
+/// let mut form = BodyMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
+/// let y: MomentumState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
+/// let xi = form.generator(0.0, &y);
+/// assert_eq!(xi.0.0, Vector3::new(1.0, 1.0, 1.0)); // ω = J⁻¹Π
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyMomentumForm<F> {
+    body: RigidBody,
+    torque: F,
+}
+
+impl<F> BodyMomentumForm<F> {
+    /// The form for `body` under the spatial torque `torque`.
+    pub fn new(body: RigidBody, torque: F) -> Self {
+        Self { body, torque }
+    }
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+    /// The torque field.
+    pub fn torque(&self) -> &F {
+        &self.torque
+    }
+}
+
+impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for BodyMomentumForm<F> {
+    fn side(&self) -> Side {
+        Side::Right
+    }
+    fn generator(&mut self, t: T, y: &MomentumState<T>) -> MomentumAlgebra<T> {
+        let r = y.0.matrix();
+        let momentum = y.1.0;
+        let omega = angular_velocity(&self.body, &momentum);
+        let body_torque = r.tr_mul(&self.torque.spatial_torque(t, r));
+        ProductAlgebra(So3Algebra(omega), Rn(body_torque - omega.cross(&momentum)))
+    }
+}
+
+/// `Ṙ = R ω̂`, `π̇ = t(t, R)` with `ω = J⁻¹ Rᵀ π`: the spatial-momentum (integral) form.
+///
+/// Generator `ξ = (J⁻¹Rᵀπ, t)`, [`Side::Right`].
+///
+/// # Examples
+/// ```
+/// use lieode::momentum::{SpatialMomentumForm, TorqueFree, MomentumState};
+/// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
+/// use lieode::ode::LieOde;
+/// use lieode::rotation::RigidBody;
+/// use nalgebra::Vector3;
+/// let mut form = SpatialMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
+/// let y: MomentumState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
+/// let xi = form.generator(0.0, &y);
+/// assert_eq!(xi.1.0, Vector3::zeros()); // π̇ = t = 0
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpatialMomentumForm<F> {
+    body: RigidBody,
+    torque: F,
+}
+
+impl<F> SpatialMomentumForm<F> {
+    /// The form for `body` under the spatial torque `torque`.
+    pub fn new(body: RigidBody, torque: F) -> Self {
+        Self { body, torque }
+    }
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+    /// The torque field.
+    pub fn torque(&self) -> &F {
+        &self.torque
+    }
+}
+
+impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for SpatialMomentumForm<F> {
+    fn side(&self) -> Side {
+        Side::Right
+    }
+    fn generator(&mut self, t: T, y: &MomentumState<T>) -> MomentumAlgebra<T> {
+        let r = y.0.matrix();
+        let omega = angular_velocity(&self.body, &r.tr_mul(&y.1.0));
+        ProductAlgebra(So3Algebra(omega), Rn(self.torque.spatial_torque(t, r)))
+    }
+}
+
+/// `(R, Π) ↦ (R, RΠ)`: body to spatial momentum.
+pub fn to_spatial<T: Real>(y: &MomentumState<T>) -> MomentumState<T> {
+    Product(y.0, Rn(y.0.matrix() * y.1.0))
+}
+
+/// `(R, π) ↦ (R, Rᵀπ)`: spatial to body momentum.
+pub fn to_body<T: Real>(y: &MomentumState<T>) -> MomentumState<T> {
+    Product(y.0, Rn(y.0.matrix().tr_mul(&y.1.0)))
+}

@@ -1,0 +1,83 @@
+//! The implicit solve shared by the special methods [`super::simo_wong`] and [`super::akw`]:
+//! one unknown vector `Z ∈ ℝ³` with `Z = h K(Z)`, solved by simplified Newton (Jacobian
+//! `∂K/∂Z` at `Z = 0` from dual numbers) or by fixed-point iteration — the engines' own stage
+//! solver with one stage and `a₁₁ = 1`.
+
+use nalgebra::Vector3;
+use num_dual::Dual64;
+
+use crate::engine::Stats;
+use crate::engine::stage_solver::{NonlinearOptions, StageSystem};
+use crate::error::{Error, Result};
+use crate::lie::Real;
+
+/// How the implicit equations of a method are solved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Solver {
+    /// Simplified Newton iteration with the Jacobian at the step's start from dual numbers
+    /// (`num-dual`), one LU factorisation per step.
+    #[default]
+    Newton,
+    /// Fixed-point iteration: no Jacobian, converges for `h L < 1`.
+    FixedPoint,
+}
+
+/// The map `K` of an increment equation `Z = h K(Z)`, over any scalar.
+pub(crate) trait IncrementMap {
+    /// `K(Z)`.
+    fn k<T: Real>(&self, z: &Vector3<T>) -> Vector3<T>;
+}
+
+/// The one-stage system and its settings.
+#[derive(Debug, Clone)]
+pub(crate) struct IncrementSolver {
+    system: StageSystem<f64>,
+}
+
+impl IncrementSolver {
+    pub fn new(options: NonlinearOptions) -> Self {
+        Self {
+            system: StageSystem::new(&[1.0], 1, 3, options),
+        }
+    }
+
+    /// Solves `Z = h K(Z)` from `Z = 0`; `scale` is the size of the state (convergence is
+    /// relative to `max(1, |Z|, scale)`).
+    pub fn solve<M: IncrementMap>(
+        &mut self,
+        map: &M,
+        solver: Solver,
+        t: f64,
+        h: f64,
+        scale: f64,
+        stats: &mut Stats,
+    ) -> Result<Vector3<f64>> {
+        let eval = |_: usize, zi: &[f64], ki: &mut [f64]| {
+            let k = map.k(&Vector3::from_column_slice(zi));
+            if !(k.x.is_finite() && k.y.is_finite() && k.z.is_finite()) {
+                return Err(Error::NonFiniteState {
+                    what: "implicit increment map",
+                    t,
+                });
+            }
+            ki.copy_from_slice(k.as_slice());
+            Ok(())
+        };
+        match solver {
+            Solver::Newton => {
+                stats.jacobian_evaluations += 1;
+                for col in 0..3 {
+                    let mut seed = Vector3::<Dual64>::zeros();
+                    seed[col] = Dual64::new(0.0, 1.0);
+                    let k = map.k(&seed);
+                    for r in 0..3 {
+                        self.system.jacobian[r * 3 + col] = k[r].eps;
+                    }
+                }
+                self.system.solve_newton(t, h, scale, eval, stats)?;
+            }
+            Solver::FixedPoint => self.system.solve_fixed_point(t, h, scale, eval, stats)?,
+        }
+        Ok(Vector3::from_column_slice(&self.system.z[..3]))
+    }
+}

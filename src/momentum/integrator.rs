@@ -1,0 +1,504 @@
+//! [`MomentumIntegrator`]: Krysl's family and its comparison methods, and the rigid-body
+//! Munthe-Kaas scheme of any tableau, behind one stepping interface on `(R, Π)`.
+
+use num_dual::Dual64;
+
+use super::akw::akw_step;
+use super::forms::{BodyMomentumForm, MomentumState, SpatialMomentumForm, to_body, to_spatial};
+use super::increment_solve::{IncrementSolver, Solver};
+use super::simo_wong::swc1_step;
+use super::torque::SpatialTorque;
+use crate::engine::{
+    Composition, FixedPoint, ImplicitMuntheKaas, LieOde, Method, MuntheKaas, Newton,
+    NonlinearOptions, Stats, Step, Stepped,
+};
+use crate::error::{Error, Result};
+use crate::lie::{LieGroup, Truncation};
+use crate::rotation::RigidBody;
+use crate::tableau::ButcherTableau;
+use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
+
+/// The named methods of Krysl (2007) and the comparison methods of its §4.
+///
+/// | name | construction |
+/// |---|---|
+/// | `trap` | fE(h/2) then bE(h/2), body-momentum form (Krysl §3.3) |
+/// | `imid` | bE(h/2) then fE(h/2), body-momentum form (§3.4) |
+/// | `trapm` | fE(h/2) then bE(h/2), spatial-momentum form (§3.6, Eq. 20) |
+/// | `imidm` | bE(h/2) then fE(h/2), spatial-momentum form (§3.6) |
+/// | `imidm_mk` | implicit Munthe-Kaas, midpoint tableau `[½ | ½; 1]`, spatial form (§3.7) |
+/// | `bbtrapwd` | implicit Munthe-Kaas, trapezoid tableau, exact `dexp⁻¹` (Bottasso–Borri) |
+/// | `bbtrap` | the same with `dexp⁻¹ ≈ id` |
+/// | `swc1` | Simo–Wong ALGO_C1 (a special step) |
+/// | `akw` | Austin–Krishnaprasad–Wang, Cayley map (a special step) |
+///
+/// fE and bE are the Munthe-Kaas methods of the one-stage tableaux `[0 | 1]` (registry
+/// [`EULER`]) and `[1 | 1]` ([`BACKWARD_EULER`]) — Krysl's Eqs. (11)/(12) in the body-momentum
+/// form, (18)/(19) in the spatial form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KryslMethod {
+    /// TRAP.
+    Trap,
+    /// IMID.
+    Imid,
+    /// TRAPM.
+    TrapM,
+    /// IMIDM, as a composition.
+    ImidM,
+    /// IMIDM, as the implicit-midpoint Munthe-Kaas method.
+    ImidMMk,
+    /// BBTRAP.
+    BbTrap,
+    /// BBTRAPWD.
+    BbTrapWd,
+    /// SWC1.
+    Swc1,
+    /// AKW.
+    Akw,
+}
+
+impl KryslMethod {
+    /// Every method, in the order of the paper's figures.
+    pub const ALL: [KryslMethod; 9] = [
+        Self::Akw,
+        Self::BbTrap,
+        Self::BbTrapWd,
+        Self::Swc1,
+        Self::Trap,
+        Self::Imid,
+        Self::TrapM,
+        Self::ImidM,
+        Self::ImidMMk,
+    ];
+
+    /// The name used in tables and CSV files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Trap => "trap",
+            Self::Imid => "imid",
+            Self::TrapM => "trapm",
+            Self::ImidM => "imidm",
+            Self::ImidMMk => "imidm_mk",
+            Self::BbTrap => "bbtrap",
+            Self::BbTrapWd => "bbtrapwd",
+            Self::Swc1 => "swc1",
+            Self::Akw => "akw",
+        }
+    }
+
+    /// The method of a name.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `method` for an unknown name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| Error::InvalidParameter {
+                name: "method",
+                value: name.to_string(),
+                expected: format!("one of {:?}", Self::ALL.map(|m| m.name()).as_slice()),
+            })
+    }
+}
+
+/// Which momentum the additive factor of the state carries during a method's step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MomentumForm {
+    /// The body momentum `Π` with Euler's equations: the differential form.
+    Body,
+    /// The spatial momentum `π = RΠ`: the integral form (Krysl's MKRK).
+    Spatial,
+}
+
+/// The implicit Munthe-Kaas engine with either solver.
+#[derive(Debug, Clone)]
+enum ImplicitEngine {
+    Newton(ImplicitMuntheKaas<MomentumState, Newton>),
+    FixedPoint(ImplicitMuntheKaas<MomentumState, FixedPoint>),
+}
+
+impl ImplicitEngine {
+    fn new(
+        tableau: &ButcherTableau,
+        truncation: Option<Truncation>,
+        solver: Solver,
+        options: NonlinearOptions,
+    ) -> Result<Self> {
+        Ok(match solver {
+            Solver::Newton => {
+                let mut e = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
+                if let Some(tr) = truncation {
+                    e = e.with_truncation(tr);
+                }
+                Self::Newton(e)
+            }
+            Solver::FixedPoint => {
+                let mut e = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
+                if let Some(tr) = truncation {
+                    e = e.with_truncation(tr);
+                }
+                Self::FixedPoint(e)
+            }
+        })
+    }
+}
+
+impl Method for ImplicitEngine {
+    fn order(&self) -> usize {
+        match self {
+            Self::Newton(e) => e.order(),
+            Self::FixedPoint(e) => e.order(),
+        }
+    }
+    fn name(&self) -> &str {
+        match self {
+            Self::Newton(e) => e.name(),
+            Self::FixedPoint(e) => e.name(),
+        }
+    }
+}
+
+impl<P> Step<P> for ImplicitEngine
+where
+    P: LieOde<MomentumState> + LieOde<<MomentumState as LieGroup>::WithScalar<Dual64>>,
+{
+    type State = MomentumState;
+    type Scalar = f64;
+    type ErrorEstimate = ();
+
+    fn step(
+        &mut self,
+        problem: &mut P,
+        t: f64,
+        y: &MomentumState,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<Stepped<MomentumState, ()>> {
+        match self {
+            Self::Newton(e) => e.step(problem, t, y, h, stats),
+            Self::FixedPoint(e) => e.step(problem, t, y, h, stats),
+        }
+    }
+}
+
+/// The engine behind a method.
+#[derive(Debug, Clone)]
+enum Engine {
+    Explicit(MuntheKaas<MomentumState>),
+    Implicit(ImplicitEngine),
+    ExplicitThenImplicit(Composition<MuntheKaas<MomentumState>, ImplicitEngine, f64>),
+    ImplicitThenExplicit(Composition<ImplicitEngine, MuntheKaas<MomentumState>, f64>),
+    Swc1,
+    Akw,
+}
+
+/// A rigid-body integrator on `SO(3) × ℝ³` in Krysl's momentum setting: the state is the
+/// attitude `R` (body → lab) and the **body** angular momentum `Π`; each step converts to the
+/// form its method works in (the spatial momentum `π = RΠ` for the integral form) and back.
+///
+/// Build one of Krysl's named methods ([`MomentumIntegrator::krysl`]) or the rigid-body
+/// Munthe-Kaas scheme of any explicit or implicit tableau in either form
+/// ([`MomentumIntegrator::munthe_kaas`]). Implicit methods solve by simplified Newton with
+/// dual-number Jacobians or by fixed-point iteration ([`Solver`]), with tolerance and iteration
+/// limit from [`NonlinearOptions`]; a failed solve is [`Error::NonConvergence`] naming the time
+/// and step, never a silent stop. Torques may depend on time and attitude ([`SpatialTorque`]).
+///
+/// # References
+/// P. Krysl, *Dynamically equivalent implicit algorithms for the integration of rigid body
+/// rotations*, Commun. Numer. Meth. Engng 24 (2008) 141–156 (online 2007), §3–4.
+///
+/// # Examples
+/// ```
+/// use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree, kinetic_energy};
+/// use lieode::lie::{LieGroup, product::Product, rn::Rn, so3::So3};
+/// use lieode::rotation::RigidBody;
+/// use nalgebra::Vector3;
+///
+/// let body = RigidBody::new([0.9144, 1.098, 1.66])?;
+/// let mut imid = MomentumIntegrator::krysl(KryslMethod::Imid, body, TorqueFree, Solver::Newton)?;
+/// let mut y = Product(So3::identity(), Rn(Vector3::new(0.4165, 0.9072, 0.0577)));
+/// let energy = kinetic_energy(&body, &y.1.0);
+/// for n in 0..100 {
+///     y = imid.step(0.1 * n as f64, &y, 0.1)?;
+/// }
+/// // IMID conserves the kinetic energy of torque-free motion.
+/// assert!((kinetic_energy(&body, &y.1.0) - energy).abs() < 1e-13);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct MomentumIntegrator<F> {
+    name: String,
+    order: usize,
+    form: MomentumForm,
+    engine: Engine,
+    solver: Solver,
+    increments: IncrementSolver,
+    body_form: BodyMomentumForm<F>,
+    spatial_form: SpatialMomentumForm<F>,
+    stats: Stats,
+}
+
+impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
+    /// One of Krysl's named methods, with default solver settings ([`NonlinearOptions`]).
+    ///
+    /// # Errors
+    /// Those of the engines' construction (none for the registry tableaux).
+    pub fn krysl(method: KryslMethod, body: RigidBody, torque: F, solver: Solver) -> Result<Self> {
+        Self::krysl_with_options(method, body, torque, solver, NonlinearOptions::default())
+    }
+
+    /// [`MomentumIntegrator::krysl`] with solver settings.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `tolerance` or `max_iterations` for invalid settings.
+    pub fn krysl_with_options(
+        method: KryslMethod,
+        body: RigidBody,
+        torque: F,
+        solver: Solver,
+        options: NonlinearOptions,
+    ) -> Result<Self> {
+        options.validate()?;
+        let implicit = |tableau: &ButcherTableau, truncation| {
+            ImplicitEngine::new(tableau, truncation, solver, options)
+        };
+        let forward = || MuntheKaas::<MomentumState>::new(&EULER);
+        let trap = || -> Result<_> {
+            Ok(
+                Composition::new(forward()?, 0.5, implicit(&BACKWARD_EULER, None)?, 0.5)?
+                    .with_order(2),
+            )
+        };
+        let mid = || -> Result<_> {
+            Ok(
+                Composition::new(implicit(&BACKWARD_EULER, None)?, 0.5, forward()?, 0.5)?
+                    .with_order(2),
+            )
+        };
+        let (form, engine) = match method {
+            KryslMethod::Trap => (MomentumForm::Body, Engine::ExplicitThenImplicit(trap()?)),
+            KryslMethod::Imid => (MomentumForm::Body, Engine::ImplicitThenExplicit(mid()?)),
+            KryslMethod::TrapM => (MomentumForm::Spatial, Engine::ExplicitThenImplicit(trap()?)),
+            KryslMethod::ImidM => (MomentumForm::Spatial, Engine::ImplicitThenExplicit(mid()?)),
+            KryslMethod::ImidMMk => (
+                MomentumForm::Spatial,
+                Engine::Implicit(implicit(&IMPLICIT_MIDPOINT, None)?),
+            ),
+            KryslMethod::BbTrap => (
+                MomentumForm::Spatial,
+                Engine::Implicit(implicit(&TRAPEZOID, Some(Truncation::Identity))?),
+            ),
+            KryslMethod::BbTrapWd => (
+                MomentumForm::Spatial,
+                Engine::Implicit(implicit(&TRAPEZOID, Some(Truncation::Exact))?),
+            ),
+            KryslMethod::Swc1 => (MomentumForm::Body, Engine::Swc1),
+            KryslMethod::Akw => (MomentumForm::Body, Engine::Akw),
+        };
+        Ok(Self::assemble(
+            method.name().to_string(),
+            2,
+            form,
+            engine,
+            solver,
+            options,
+            body,
+            torque,
+        ))
+    }
+
+    /// The rigid-body Munthe-Kaas scheme of any tableau (Krysl's MKRK, §3.7, in the spatial
+    /// form; its differential analogue in the body form): the explicit [`MuntheKaas`] engine for
+    /// an explicit tableau, the implicit [`ImplicitMuntheKaas`] otherwise, with `dexp⁻¹`
+    /// truncated for the tableau's order.
+    ///
+    /// # Errors
+    /// [`Error::InvalidTableau`] for an invalid tableau; [`Error::InvalidParameter`] for invalid
+    /// solver settings.
+    pub fn munthe_kaas(
+        tableau: &ButcherTableau,
+        form: MomentumForm,
+        body: RigidBody,
+        torque: F,
+        solver: Solver,
+        options: NonlinearOptions,
+    ) -> Result<Self> {
+        options.validate()?;
+        let engine = if tableau.validate_explicit().is_ok() {
+            Engine::Explicit(MuntheKaas::new(tableau)?)
+        } else {
+            Engine::Implicit(ImplicitEngine::new(tableau, None, solver, options)?)
+        };
+        let suffix = match form {
+            MomentumForm::Body => "body",
+            MomentumForm::Spatial => "spatial",
+        };
+        Ok(Self::assemble(
+            format!("mk_{}_{suffix}", tableau.name.to_lowercase()),
+            tableau.order,
+            form,
+            engine,
+            solver,
+            options,
+            body,
+            torque,
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        name: String,
+        order: usize,
+        form: MomentumForm,
+        engine: Engine,
+        solver: Solver,
+        options: NonlinearOptions,
+        body: RigidBody,
+        torque: F,
+    ) -> Self {
+        Self {
+            name,
+            order,
+            form,
+            engine,
+            solver,
+            increments: IncrementSolver::new(options),
+            body_form: BodyMomentumForm::new(body, torque.clone()),
+            spatial_form: SpatialMomentumForm::new(body, torque),
+            stats: Stats::default(),
+        }
+    }
+}
+
+impl<F: SpatialTorque> MomentumIntegrator<F> {
+    /// The method's name (`trap`, `imidm`, …, or `mk_<tableau>_<form>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The method's order (2 for Krysl's family; the tableau's order for Munthe-Kaas).
+    pub fn order(&self) -> usize {
+        self.order
+    }
+    /// The momentum form the method works in.
+    pub fn form(&self) -> MomentumForm {
+        self.form
+    }
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        self.body_form.body()
+    }
+    /// The torque field.
+    pub fn torque(&self) -> &F {
+        self.body_form.torque()
+    }
+    /// Counts of evaluations, Jacobians and solver iterations since construction.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// One step of size `h` (which may be negative) from the state `y = (R, Π)` at time `t`,
+    /// with the body momentum `Π`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a non-finite `t` or `h`; [`Error::NonFinite`] naming
+    /// `state` for a non-finite `y`; [`Error::NonConvergence`] when an implicit solve fails
+    /// (its message gives the time, step and iteration limit); [`Error::NonFiniteState`] for a
+    /// non-finite torque or result.
+    pub fn step(&mut self, t: f64, y: &MomentumState, h: f64) -> Result<MomentumState> {
+        if !y.is_finite() {
+            return Err(Error::NonFinite { name: "state" });
+        }
+        for (name, v) in [("t", t), ("h", h)] {
+            if !v.is_finite() {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: format!("{v:e}"),
+                    expected: "a finite value".into(),
+                });
+            }
+        }
+        self.stats.steps += 1;
+        let stats = &mut self.stats;
+        let next = match &mut self.engine {
+            Engine::Swc1 => swc1_step(
+                self.body_form.body(),
+                self.body_form.torque(),
+                self.solver,
+                &mut self.increments,
+                t,
+                y,
+                h,
+                stats,
+            )?,
+            Engine::Akw => akw_step(
+                self.body_form.body(),
+                self.body_form.torque(),
+                self.solver,
+                &mut self.increments,
+                t,
+                y,
+                h,
+                stats,
+            )?,
+            engine => match self.form {
+                MomentumForm::Body => step_engine(engine, &mut self.body_form, t, y, h, stats)?,
+                MomentumForm::Spatial => to_body(&step_engine(
+                    engine,
+                    &mut self.spatial_form,
+                    t,
+                    &to_spatial(y),
+                    h,
+                    stats,
+                )?),
+            },
+        };
+        if !next.is_finite() {
+            return Err(Error::NonFiniteState {
+                what: "state",
+                t: t + h,
+            });
+        }
+        self.stats.accepted += 1;
+        Ok(next)
+    }
+
+    /// `steps` steps of size `h` from `y` at `t0`; returns the final state.
+    ///
+    /// # Errors
+    /// Those of [`MomentumIntegrator::step`].
+    pub fn integrate(
+        &mut self,
+        t0: f64,
+        y: &MomentumState,
+        h: f64,
+        steps: usize,
+    ) -> Result<MomentumState> {
+        let mut state = *y;
+        for n in 0..steps {
+            state = self.step(t0 + n as f64 * h, &state, h)?;
+        }
+        Ok(state)
+    }
+}
+
+/// A step of a Munthe-Kaas engine or composition on one of the forms.
+fn step_engine<P>(
+    engine: &mut Engine,
+    problem: &mut P,
+    t: f64,
+    y: &MomentumState,
+    h: f64,
+    stats: &mut Stats,
+) -> Result<MomentumState>
+where
+    P: LieOde<MomentumState> + LieOde<<MomentumState as LieGroup>::WithScalar<Dual64>>,
+{
+    Ok(match engine {
+        Engine::Explicit(e) => e.step(problem, t, y, h, stats)?.state,
+        Engine::Implicit(e) => e.step(problem, t, y, h, stats)?.state,
+        Engine::ExplicitThenImplicit(e) => e.step(problem, t, y, h, stats)?.state,
+        Engine::ImplicitThenExplicit(e) => e.step(problem, t, y, h, stats)?.state,
+        Engine::Swc1 | Engine::Akw => unreachable!("special steps are dispatched by the caller"),
+    })
+}

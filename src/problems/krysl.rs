@@ -1,0 +1,200 @@
+//! # Krysl's examples (§5): free body, slow and fast Lagrangian top, Coulombic well with a
+//! soft wall
+//!
+//! Each [`KryslProblem`] carries the body, the spatial torque, the initial state `(R₀, Π₀)`
+//! (body momentum) and the final time of the paper's convergence study, and computes reference
+//! states independently of the methods under test: Hairer's DOP853 at `rtol = atol = 1e-13` on
+//! the ambient quaternion/angular-velocity ODE ([`crate::rotation::reference`]).
+//!
+//! | problem | `diag J` | torque | `R₀` | `Π₀` | `t_end` |
+//! |---|---|---|---|---|---|
+//! | `free_body` (§5.1) | (0.9144, 1.098, 1.66) | none | `I` | `J Ω₀`, `Ω₀ = (0.45549, 0.82623, 0.03476)` | 100 |
+//! | `slow_top` (§5.2) | (5, 5, 1) | `−20 R(:,3) × e₃` | `exp(0.05 ê₁)` | `J (0, 0, 5)` | 20 |
+//! | `fast_top` (§5.3) | (5, 5, 1) | `−20 R(:,3) × e₃` | `exp(0.3 ê₁)` | `J (0, 0, 50)` | 5 |
+//! | `coulomb` (§5.4) | (2, 3, 4.5) | [`CoulombWallTorque`] | `I` | `π₀ = (2, 2, 2)` | 20 000 |
+//!
+//! The paper gives no final time for the fast top; 5 s (about 40 spins) is ours. The
+//! Coulomb problem is the long run of Figs. 4–5 (40 000 steps of 0.5).
+
+use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
+
+use crate::error::Result;
+use crate::lie::product::Product;
+use crate::lie::rn::Rn;
+use crate::lie::so3::{So3, So3Algebra};
+use crate::lie::{LieGroup, Real};
+use crate::momentum::{
+    CoulombWallTorque, HeavyTopTorque, MomentumState, SpatialTorque, TorqueFree,
+};
+use crate::rotation::quaternion::{normalize, rotation_matrix};
+use crate::rotation::reference::reference_solution;
+use crate::rotation::{LabTorque, RigidBody, RotationalState};
+
+/// The torque of one of Krysl's examples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KryslTorque {
+    /// No torque (§5.1).
+    Free(TorqueFree),
+    /// The Lagrangian top's gravity (§5.2, §5.3).
+    Top(HeavyTopTorque),
+    /// The Coulombic well with a soft wall (§5.4).
+    Coulomb(CoulombWallTorque),
+}
+
+impl SpatialTorque for KryslTorque {
+    fn spatial_torque<T: Real>(&self, t: T, r: &Matrix3<T>) -> Vector3<T> {
+        match self {
+            Self::Free(f) => f.spatial_torque(t, r),
+            Self::Top(f) => f.spatial_torque(t, r),
+            Self::Coulomb(f) => f.spatial_torque(t, r),
+        }
+    }
+    fn potential<T: Real>(&self, r: &Matrix3<T>) -> Option<T> {
+        match self {
+            Self::Free(f) => f.potential(r),
+            Self::Top(f) => f.potential(r),
+            Self::Coulomb(f) => f.potential(r),
+        }
+    }
+}
+
+/// One of Krysl's examples; see the [module docs](self).
+///
+/// # Examples
+/// ```
+/// use lieode::problems::krysl::KryslProblem;
+/// let top = KryslProblem::slow_top()?;
+/// assert_eq!(top.name(), "slow_top");
+/// assert_eq!(top.initial_state().1.0, nalgebra::Vector3::new(0.0, 0.0, 5.0));
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KryslProblem {
+    name: &'static str,
+    body: RigidBody,
+    torque: KryslTorque,
+    initial: MomentumState,
+    t_end: f64,
+}
+
+impl KryslProblem {
+    /// §5.1: torque-free motion, `diag J = (0.9144, 1.098, 1.66)`,
+    /// `Ω₀ = (0.45549, 0.82623, 0.03476)`, `R₀ = I`, up to `t = 100`.
+    ///
+    /// # Errors
+    /// None in practice (the parameters are valid); the body's validation error otherwise.
+    pub fn free_body() -> Result<Self> {
+        let body = RigidBody::new([0.9144, 1.098, 1.66])?;
+        let omega = Vector3::new(0.45549, 0.82623, 0.03476);
+        Ok(Self {
+            name: "free_body",
+            body,
+            torque: KryslTorque::Free(TorqueFree),
+            initial: Product(So3::identity(), Rn(body.body_momentum(&omega))),
+            t_end: 100.0,
+        })
+    }
+
+    /// §5.2: the slow Lagrangian top, `diag J = (5, 5, 1)`, `t = −20 R(:,3) × e₃`,
+    /// `R₀ = exp(0.05 ê₁)`, `Ω₀ = (0, 0, 5)`, up to `t = 20`.
+    ///
+    /// # Errors
+    /// As [`KryslProblem::free_body`].
+    pub fn slow_top() -> Result<Self> {
+        Self::top("slow_top", 0.05, 5.0, 20.0)
+    }
+
+    /// §5.3: the fast Lagrangian top (Simo and Wong's data): as the slow top with
+    /// `R₀ = exp(0.3 ê₁)`, `Ω₀ = (0, 0, 50)`; up to `t = 5` (our choice).
+    ///
+    /// # Errors
+    /// As [`KryslProblem::free_body`].
+    pub fn fast_top() -> Result<Self> {
+        Self::top("fast_top", 0.3, 50.0, 5.0)
+    }
+
+    fn top(name: &'static str, tilt: f64, spin: f64, t_end: f64) -> Result<Self> {
+        let body = RigidBody::new([5.0, 5.0, 1.0])?;
+        let r0 = So3::exp(&So3Algebra::new(Vector3::new(tilt, 0.0, 0.0)));
+        Ok(Self {
+            name,
+            body,
+            torque: KryslTorque::Top(HeavyTopTorque::krysl()),
+            initial: Product(r0, Rn(body.body_momentum(&Vector3::new(0.0, 0.0, spin)))),
+            t_end,
+        })
+    }
+
+    /// §5.4: the Coulombic well with a soft wall, `diag J = (2, 3, 4.5)`, `R₀ = I`,
+    /// `π₀ = (2, 2, 2)`, up to `t = 20 000` (40 000 steps of 0.5).
+    ///
+    /// # Errors
+    /// As [`KryslProblem::free_body`].
+    pub fn coulomb() -> Result<Self> {
+        Ok(Self {
+            name: "coulomb",
+            body: RigidBody::new([2.0, 3.0, 4.5])?,
+            torque: KryslTorque::Coulomb(CoulombWallTorque),
+            initial: Product(So3::identity(), Rn(Vector3::new(2.0, 2.0, 2.0))),
+            t_end: 20_000.0,
+        })
+    }
+
+    /// The convergence problems of Figs. 1–3: free body, slow top, fast top.
+    ///
+    /// # Errors
+    /// As [`KryslProblem::free_body`].
+    pub fn convergence_problems() -> Result<[Self; 3]> {
+        Ok([Self::free_body()?, Self::slow_top()?, Self::fast_top()?])
+    }
+
+    /// The name used in CSV files: `free_body`, `slow_top`, `fast_top` or `coulomb`.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+    /// The torque.
+    pub fn torque(&self) -> KryslTorque {
+        self.torque
+    }
+    /// `(R₀, Π₀)` at `t = 0`.
+    pub fn initial_state(&self) -> MomentumState {
+        self.initial
+    }
+    /// The final time of the paper's study of this problem.
+    pub fn t_end(&self) -> f64 {
+        self.t_end
+    }
+
+    /// The reference state `(R, Π)` at `t`: DOP853 at `rtol = atol = 1e-13` on the ambient
+    /// rotor/angular-velocity ODE from the initial state, the rotor normalised at the end.
+    ///
+    /// # Errors
+    /// Those of [`reference_solution`] (a non-finite `t`, a failed integration).
+    pub fn reference(&self, t: f64) -> Result<MomentumState> {
+        let spatial = self.torque;
+        let mut field = LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
+            spatial.spatial_torque(time, &rotation_matrix(&normalize(q)))
+        });
+        let r0 = Rotation3::from_matrix_unchecked(*self.initial.0.matrix());
+        let q0 = UnitQuaternion::from_rotation_matrix(&r0).into_inner();
+        let omega0 = self.body.body_angular_velocity(&self.initial.1.0);
+        let start = RotationalState::new(0.0, q0, omega0);
+        let end = reference_solution(&self.body, &mut field, &start, t)?;
+        let r = So3::from_matrix_unchecked(rotation_matrix(&normalize(&end.q)));
+        Ok(Product(r, Rn(self.body.body_momentum(&end.omega))))
+    }
+}
+
+/// The errors of the paper's Figs. 1–3: `(‖Π − Π_ref‖₂, ‖R − R_ref‖₂)`, the Euclidean norm of
+/// the body-momentum error and the spectral norm of the attitude-matrix error.
+pub fn krysl_errors(state: &MomentumState, reference: &MomentumState) -> (f64, f64) {
+    let momentum = (state.1.0 - reference.1.0).norm();
+    let attitude = (state.0.matrix() - reference.0.matrix())
+        .singular_values()
+        .max();
+    (momentum, attitude)
+}
