@@ -9,20 +9,21 @@
 //! run one alone); every paper reproduction adds itself here.
 
 use lieode::reproduce::{
-    Report, convergence_demo, group_tour, hairer_reference, spiral_paper, work_precision_demo,
-    write_index,
+    Report, convergence_demo, group_tour, hairer_reference, krysl_paper, spiral_paper,
+    work_precision_demo, write_index,
 };
 
 /// A reproduction: its title and the library call that runs it.
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let runs: [Reproduction; 5] = [
+    let runs: [Reproduction; 6] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
         ("convergence demo", convergence_demo),
         ("work–precision demo", work_precision_demo),
         ("SPIRAL paper (del Valle et al. 2024)", spiral_paper),
+        ("Krysl's paper (2007)", krysl_paper),
     ];
     let mut reports = Vec::new();
     for (title, run) in runs {

@@ -238,7 +238,9 @@ where
 /// method symmetric (Krysl's IMIDM on `SO(3) × ℝ³`).
 ///
 /// `S = Newton` computes the Jacobian of the local vector field at `θ = 0` with dual numbers
-/// (the problem must implement [`LieOde`] for the group over `f64` and over `Dual64`);
+/// (the problem must implement [`LieOde`] for the group over `f64` and over `Dual64`) and
+/// iterates with it (simplified Newton); if that fails it retries with fixed-point iteration,
+/// then with full Newton (dual-number Jacobians at the iterates, backtracking line search).
 /// `S = FixedPoint` needs no Jacobian.
 ///
 /// # References
@@ -317,6 +319,37 @@ where
     let k = G::dexp_inv_on(side, &theta, &xi, truncation).to_coords();
     ki.copy_from_slice(k.as_slice());
     Ok(())
+}
+
+/// `∂K/∂θ` at `θ = z` (row-major `d × d` into `block`) of the local vector field
+/// `K(θ) = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y))`, one dual-number evaluation per direction.
+fn lie_stage_jacobian<G, P>(
+    problem: &mut P,
+    side: Side,
+    truncation: Truncation,
+    t: f64,
+    y_dual: &G::WithScalar<Dual64>,
+    z: &[f64],
+    block: &mut [f64],
+) where
+    G: LieGroup<Scalar = f64>,
+    P: LieOde<G::WithScalar<Dual64>> + ?Sized,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    let d = z.len();
+    for col in 0..d {
+        let seed = OVector::<Dual64, AlgebraDim<G>>::from_fn(|r, _| {
+            Dual64::new(z[r], if r == col { 1.0 } else { 0.0 })
+        });
+        let theta = <G::WithScalar<Dual64> as LieGroup>::Algebra::from_coords(&seed);
+        let yi = y_dual.exp_update(side, &theta);
+        let xi = problem.generator(Dual64::from(t), &yi);
+        let k = <G::WithScalar<Dual64> as LieGroup>::dexp_inv_on(side, &theta, &xi, truncation)
+            .to_coords();
+        for r in 0..d {
+            block[r * d + col] = k[r].eps;
+        }
+    }
 }
 
 fn finish_lie<G: LieGroup, S>(
@@ -410,27 +443,49 @@ where
         stats.jacobian_evaluations += 1;
         let d = self.system.d;
         let y_dual = y.cast::<Dual64>();
-        for col in 0..d {
-            let seed = OVector::<Dual64, AlgebraDim<G>>::from_fn(|r, _| {
-                Dual64::new(0.0, if r == col { 1.0 } else { 0.0 })
-            });
-            let theta = <G::WithScalar<Dual64> as LieGroup>::Algebra::from_coords(&seed);
-            let yi = y_dual.exp_update(side, &theta);
-            let xi = <P as LieOde<G::WithScalar<Dual64>>>::generator(problem, Dual64::from(t), &yi);
-            let k = <G::WithScalar<Dual64> as LieGroup>::dexp_inv_on(side, &theta, &xi, truncation)
-                .to_coords();
-            for r in 0..d {
-                self.system.jacobian[r * d + col] = k[r].eps;
-            }
-        }
-        let c = &self.coefficients.c;
-        self.system.solve_newton(
+        let origin = vec![0.0; d];
+        lie_stage_jacobian::<G, P>(
+            problem,
+            side,
+            truncation,
             t,
-            h,
-            1.0,
-            |i, zi, ki| lie_stage::<G, P>(problem, side, truncation, t + c[i] * h, y, zi, ki),
-            stats,
-        )?;
+            &y_dual,
+            &origin,
+            &mut self.system.jacobian,
+        );
+        let c = &self.coefficients.c;
+        let problem = std::cell::RefCell::new(problem);
+        let stage = |i: usize, zi: &[f64], ki: &mut [f64]| {
+            let p = &mut **problem.borrow_mut();
+            lie_stage::<G, P>(p, side, truncation, t + c[i] * h, y, zi, ki)
+        };
+        let solved = match self.system.solve_newton(t, h, 1.0, stage, stats) {
+            Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. }) => {
+                // Large steps: the fixed-point iteration if it contracts, else full Newton
+                // with a line search and the Jacobians at the iterates.
+                self.system
+                    .solve_fixed_point(t, h, 1.0, stage, stats)
+                    .or_else(|_| {
+                        let jacobian = |i: usize, zi: &[f64], block: &mut [f64]| {
+                            let p = &mut **problem.borrow_mut();
+                            lie_stage_jacobian::<G, P>(
+                                p,
+                                side,
+                                truncation,
+                                t + c[i] * h,
+                                &y_dual,
+                                zi,
+                                block,
+                            );
+                            Ok(())
+                        };
+                        self.system
+                            .solve_damped_newton(t, h, 1.0, stage, jacobian, stats)
+                    })
+            }
+            other => other,
+        };
+        solved?;
         finish_lie(self, side, y, t, h)
     }
 }

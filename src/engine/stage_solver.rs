@@ -60,6 +60,12 @@ pub struct FixedPoint;
 
 /// Simplified Newton iteration with the Jacobian `∂K/∂Z` at the step's start, computed with
 /// dual numbers (`num-dual`), and one LU factorisation of `I − h A ⊗ J` per step.
+///
+/// When it fails (large steps, where the Jacobian at the start is far from the one at the
+/// solution), the Lie-group engine and the special rigid-body steps retry with fixed-point
+/// iteration and then with full Newton — Jacobians at the iterates and a backtracking line
+/// search on the residual — before reporting [`crate::Error::NonConvergence`]. This is what
+/// lets Krysl's §5.4 run at his Δt = 0.5 (`docs/krysl.md`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Newton;
 
@@ -80,6 +86,13 @@ pub(crate) struct StageSystem<T> {
     pivots: Vec<usize>,
     /// `d × d` Jacobian, row-major.
     pub jacobian: Vec<T>,
+    /// Per-stage Jacobians `∂K_i/∂Z_i` at the current iterate (full Newton), `s` blocks of
+    /// `d × d`, row-major.
+    stage_jacobians: Vec<T>,
+    /// The accepted iterate and its residual during a line search (full Newton).
+    base_z: Vec<T>,
+    base_residual: Vec<T>,
+    direction: Vec<T>,
     pub options: NonlinearOptions,
 }
 
@@ -96,6 +109,10 @@ impl<T: Real> StageSystem<T> {
             matrix: vec![T::zero(); n * n],
             pivots: vec![0; n],
             jacobian: vec![T::zero(); d * d],
+            stage_jacobians: vec![T::zero(); s * d * d],
+            base_z: vec![T::zero(); n],
+            base_residual: vec![T::zero(); n],
+            direction: vec![T::zero(); n],
             options,
         }
     }
@@ -184,25 +201,9 @@ impl<T: Real> StageSystem<T> {
         mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
         stats: &mut Stats,
     ) -> Result<()> {
-        let (s, d) = (self.s, self.d);
-        let n = s * d;
+        let n = self.s * self.d;
         // M = I − h A ⊗ J.
-        for bi in 0..s {
-            for bj in 0..s {
-                let haij = h * self.a[bi * s + bj];
-                for r in 0..d {
-                    for c in 0..d {
-                        let id = if bi == bj && r == c {
-                            T::one()
-                        } else {
-                            T::zero()
-                        };
-                        self.matrix[(bi * d + r) * n + bj * d + c] =
-                            id - haij * self.jacobian[r * d + c];
-                    }
-                }
-            }
-        }
+        self.assemble(h, false);
         stats.lu_decompositions += 1;
         if !lu_factor(&mut self.matrix, &mut self.pivots, n) {
             return Err(Error::NonConvergence {
@@ -239,6 +240,117 @@ impl<T: Real> StageSystem<T> {
             previous = size;
         }
         Err(self.fail("simplified Newton iteration", t, h))
+    }
+
+    /// `M = I − h (a_ij J_j)`: with the one Jacobian `jacobian` (`per_stage = false`, simplified
+    /// Newton) or the per-stage Jacobians `stage_jacobians` (full Newton).
+    fn assemble(&mut self, h: T, per_stage: bool) {
+        let (s, d) = (self.s, self.d);
+        let n = s * d;
+        for bi in 0..s {
+            for bj in 0..s {
+                let haij = h * self.a[bi * s + bj];
+                let block = if per_stage {
+                    &self.stage_jacobians[bj * d * d..(bj + 1) * d * d]
+                } else {
+                    &self.jacobian[..]
+                };
+                for r in 0..d {
+                    for c in 0..d {
+                        let id = if bi == bj && r == c {
+                            T::one()
+                        } else {
+                            T::zero()
+                        };
+                        self.matrix[(bi * d + r) * n + bj * d + c] = id - haij * block[r * d + c];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Solves by full Newton iteration with a backtracking line search, from `Z = 0`: the
+    /// fallback when simplified Newton fails (large steps, e.g. Krysl's §5.4 at `h = 0.5`, where
+    /// the Jacobian at the step's start is too far from the one at the solution).
+    ///
+    /// Each iteration evaluates the per-stage Jacobians `∂K_i/∂Z_i` at the current iterate
+    /// (`jacobian(i, z_i, block)` writes the `d × d` block, row-major), solves
+    /// `(I − h A ⊗ J) Δ = h A K(Z) − Z`, and accepts `Z + λΔ` for the largest `λ ∈ {1, ½, …, 2⁻¹⁰}`
+    /// that decreases `‖h A K − Z‖∞` (a non-finite trial value counts as no decrease). Converged
+    /// when `‖λΔ‖∞ ≤ tolerance · max(1, ‖Z‖∞, scale)`. On success `z` holds the solution and `k`
+    /// the stage derivatives at it.
+    pub fn solve_damped_newton(
+        &mut self,
+        t: T,
+        h: T,
+        scale: T,
+        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        mut jacobian: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        const HALVINGS: usize = 10;
+        let (s, d) = (self.s, self.d);
+        let n = s * d;
+        self.z.iter_mut().for_each(|z| *z = T::zero());
+        self.evaluate_all(&mut eval, stats)?;
+        self.residual(h);
+        for _ in 0..self.options.max_iterations {
+            stats.nonlinear_iterations += 1;
+            stats.jacobian_evaluations += 1;
+            for i in 0..s {
+                jacobian(
+                    i,
+                    &self.z[i * d..(i + 1) * d],
+                    &mut self.stage_jacobians[i * d * d..(i + 1) * d * d],
+                )?;
+            }
+            self.assemble(h, true);
+            stats.lu_decompositions += 1;
+            if !lu_factor(&mut self.matrix, &mut self.pivots, n) {
+                break;
+            }
+            self.base_z.copy_from_slice(&self.z);
+            self.base_residual.copy_from_slice(&self.delta);
+            self.direction.copy_from_slice(&self.delta);
+            lu_solve(&self.matrix, &self.pivots, n, &mut self.direction);
+            let base_norm = max_abs(&self.base_residual);
+            let mut lambda = T::one();
+            let mut accepted = false;
+            for _ in 0..=HALVINGS {
+                for ((z, z0), dz) in self.z.iter_mut().zip(&self.base_z).zip(&self.direction) {
+                    *z = *z0 + lambda * *dz;
+                }
+                let evaluated = self.evaluate_all(&mut eval, stats);
+                if evaluated.is_ok() {
+                    self.residual(h);
+                    let norm = max_abs(&self.delta);
+                    if norm.is_finite() && (norm < base_norm || norm == T::zero()) {
+                        accepted = true;
+                        break;
+                    }
+                }
+                lambda *= real(0.5);
+            }
+            let step = lambda * max_abs(&self.direction);
+            let zs = max_abs(&self.z);
+            let converged = step <= real::<T>(self.options.tolerance) * T::one().max(zs).max(scale);
+            if accepted && converged {
+                return Ok(());
+            }
+            if !accepted {
+                // No decrease along the Newton direction: converged to round-off if the step
+                // was already negligible, stuck otherwise.
+                self.z.copy_from_slice(&self.base_z);
+                if max_abs(&self.direction)
+                    <= real::<T>(self.options.tolerance) * T::one().max(max_abs(&self.z)).max(scale)
+                {
+                    self.evaluate_all(&mut eval, stats)?;
+                    return Ok(());
+                }
+                break;
+            }
+        }
+        Err(self.fail("damped Newton iteration", t, h))
     }
 }
 

@@ -1,7 +1,8 @@
 //! The implicit solve shared by the special methods [`super::simo_wong`] and [`super::akw`]:
 //! one unknown vector `Z ∈ ℝ³` with `Z = h K(Z)`, solved by simplified Newton (Jacobian
-//! `∂K/∂Z` at `Z = 0` from dual numbers) or by fixed-point iteration — the engines' own stage
-//! solver with one stage and `a₁₁ = 1`.
+//! `∂K/∂Z` at `Z = 0` from dual numbers, with full damped Newton as the fallback for large
+//! steps) or by fixed-point iteration — the engines' own stage solver with one stage and
+//! `a₁₁ = 1`.
 
 use nalgebra::Vector3;
 use num_dual::Dual64;
@@ -15,7 +16,8 @@ use crate::lie::Real;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Solver {
     /// Simplified Newton iteration with the Jacobian at the step's start from dual numbers
-    /// (`num-dual`), one LU factorisation per step.
+    /// (`num-dual`), one LU factorisation per step; when it fails, fixed-point iteration and then
+    /// full Newton (Jacobians at the iterates, backtracking line search).
     #[default]
     Newton,
     /// Fixed-point iteration: no Jacobian, converges for `h L < 1`.
@@ -66,18 +68,46 @@ impl IncrementSolver {
         match solver {
             Solver::Newton => {
                 stats.jacobian_evaluations += 1;
-                for col in 0..3 {
-                    let mut seed = Vector3::<Dual64>::zeros();
-                    seed[col] = Dual64::new(0.0, 1.0);
-                    let k = map.k(&seed);
-                    for r in 0..3 {
-                        self.system.jacobian[r * 3 + col] = k[r].eps;
+                jacobian_at(map, &[0.0; 3], &mut self.system.jacobian);
+                match self.system.solve_newton(t, h, scale, eval, stats) {
+                    // Large steps: the fixed-point iteration if it contracts, else full Newton
+                    // with a line search.
+                    Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. })
+                        if self
+                            .system
+                            .solve_fixed_point(t, h, scale, eval, stats)
+                            .is_err() =>
+                    {
+                        self.system.solve_damped_newton(
+                            t,
+                            h,
+                            scale,
+                            eval,
+                            |_, z, block| {
+                                jacobian_at(map, z, block);
+                                Ok(())
+                            },
+                            stats,
+                        )?
                     }
+                    Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. }) => {}
+                    other => other?,
                 }
-                self.system.solve_newton(t, h, scale, eval, stats)?;
             }
             Solver::FixedPoint => self.system.solve_fixed_point(t, h, scale, eval, stats)?,
         }
         Ok(Vector3::from_column_slice(&self.system.z[..3]))
+    }
+}
+
+/// `∂K/∂Z` at `z` into `block` (row-major 3 × 3), by dual numbers.
+fn jacobian_at<M: IncrementMap>(map: &M, z: &[f64], block: &mut [f64]) {
+    for col in 0..3 {
+        let seed =
+            Vector3::<Dual64>::from_fn(|r, _| Dual64::new(z[r], if r == col { 1.0 } else { 0.0 }));
+        let k = map.k(&seed);
+        for r in 0..3 {
+            block[r * 3 + col] = k[r].eps;
+        }
     }
 }

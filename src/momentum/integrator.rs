@@ -29,8 +29,8 @@ use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZO
 /// | `imidm_mk` | implicit Munthe-Kaas, midpoint tableau `[½ | ½; 1]`, spatial form (§3.7) |
 /// | `bbtrapwd` | implicit Munthe-Kaas, trapezoid tableau, exact `dexp⁻¹` (Bottasso–Borri) |
 /// | `bbtrap` | the same with `dexp⁻¹ ≈ id` |
-/// | `swc1` | Simo–Wong ALGO_C1 (a special step) |
-/// | `akw` | Austin–Krishnaprasad–Wang, Cayley map (a special step) |
+/// | `swc1` | Simo–Wong ALGO_C1 (a special step, spatial momentum) |
+/// | `akw` | Austin–Krishnaprasad–Wang, Cayley map (a special step, body momentum) |
 ///
 /// fE and bE are the Munthe-Kaas methods of the one-stage tableaux `[0 | 1]` (registry
 /// [`EULER`]) and `[1 | 1]` ([`BACKWARD_EULER`]) — Krysl's Eqs. (11)/(12) in the body-momentum
@@ -182,15 +182,28 @@ where
     }
 }
 
-/// The engine behind a method.
+/// A method built from the engines: a Munthe-Kaas method or a composition of two.
 #[derive(Debug, Clone)]
-enum Engine {
+enum TableauEngine {
     Explicit(MuntheKaas<MomentumState>),
     Implicit(ImplicitEngine),
     ExplicitThenImplicit(Composition<MuntheKaas<MomentumState>, ImplicitEngine, f64>),
     ImplicitThenExplicit(Composition<ImplicitEngine, MuntheKaas<MomentumState>, f64>),
+}
+
+/// The engine behind a method.
+#[derive(Debug, Clone)]
+enum Engine {
+    /// Boxed: its engines hold their coefficient tables (allocated once, at construction).
+    Tableau(Box<TableauEngine>),
     Swc1,
     Akw,
+}
+
+impl Engine {
+    fn tableau(engine: TableauEngine) -> Self {
+        Self::Tableau(Box::new(engine))
+    }
 }
 
 /// A rigid-body integrator on `SO(3) × ℝ³` in Krysl's momentum setting: the state is the
@@ -200,9 +213,10 @@ enum Engine {
 /// Build one of Krysl's named methods ([`MomentumIntegrator::krysl`]) or the rigid-body
 /// Munthe-Kaas scheme of any explicit or implicit tableau in either form
 /// ([`MomentumIntegrator::munthe_kaas`]). Implicit methods solve by simplified Newton with
-/// dual-number Jacobians or by fixed-point iteration ([`Solver`]), with tolerance and iteration
-/// limit from [`NonlinearOptions`]; a failed solve is [`Error::NonConvergence`] naming the time
-/// and step, never a silent stop. Torques may depend on time and attitude ([`SpatialTorque`]).
+/// dual-number Jacobians (falling back to fixed-point iteration and then to full Newton with a
+/// line search when simplified Newton fails) or by fixed-point iteration alone ([`Solver`]),
+/// with tolerance and iteration limit from [`NonlinearOptions`]; a failed solve is
+/// [`Error::NonConvergence`] naming the time and step, never a silent stop. Torques may depend on time and attitude ([`SpatialTorque`]).
 ///
 /// # References
 /// P. Krysl, *Dynamically equivalent implicit algorithms for the integration of rigid body
@@ -277,23 +291,41 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
             )
         };
         let (form, engine) = match method {
-            KryslMethod::Trap => (MomentumForm::Body, Engine::ExplicitThenImplicit(trap()?)),
-            KryslMethod::Imid => (MomentumForm::Body, Engine::ImplicitThenExplicit(mid()?)),
-            KryslMethod::TrapM => (MomentumForm::Spatial, Engine::ExplicitThenImplicit(trap()?)),
-            KryslMethod::ImidM => (MomentumForm::Spatial, Engine::ImplicitThenExplicit(mid()?)),
+            KryslMethod::Trap => (
+                MomentumForm::Body,
+                Engine::tableau(TableauEngine::ExplicitThenImplicit(trap()?)),
+            ),
+            KryslMethod::Imid => (
+                MomentumForm::Body,
+                Engine::tableau(TableauEngine::ImplicitThenExplicit(mid()?)),
+            ),
+            KryslMethod::TrapM => (
+                MomentumForm::Spatial,
+                Engine::tableau(TableauEngine::ExplicitThenImplicit(trap()?)),
+            ),
+            KryslMethod::ImidM => (
+                MomentumForm::Spatial,
+                Engine::tableau(TableauEngine::ImplicitThenExplicit(mid()?)),
+            ),
             KryslMethod::ImidMMk => (
                 MomentumForm::Spatial,
-                Engine::Implicit(implicit(&IMPLICIT_MIDPOINT, None)?),
+                Engine::tableau(TableauEngine::Implicit(implicit(&IMPLICIT_MIDPOINT, None)?)),
             ),
             KryslMethod::BbTrap => (
                 MomentumForm::Spatial,
-                Engine::Implicit(implicit(&TRAPEZOID, Some(Truncation::Identity))?),
+                Engine::tableau(TableauEngine::Implicit(implicit(
+                    &TRAPEZOID,
+                    Some(Truncation::Identity),
+                )?)),
             ),
             KryslMethod::BbTrapWd => (
                 MomentumForm::Spatial,
-                Engine::Implicit(implicit(&TRAPEZOID, Some(Truncation::Exact))?),
+                Engine::tableau(TableauEngine::Implicit(implicit(
+                    &TRAPEZOID,
+                    Some(Truncation::Exact),
+                )?)),
             ),
-            KryslMethod::Swc1 => (MomentumForm::Body, Engine::Swc1),
+            KryslMethod::Swc1 => (MomentumForm::Spatial, Engine::Swc1),
             KryslMethod::Akw => (MomentumForm::Body, Engine::Akw),
         };
         Ok(Self::assemble(
@@ -325,11 +357,11 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
         options: NonlinearOptions,
     ) -> Result<Self> {
         options.validate()?;
-        let engine = if tableau.validate_explicit().is_ok() {
-            Engine::Explicit(MuntheKaas::new(tableau)?)
+        let engine = Engine::tableau(if tableau.validate_explicit().is_ok() {
+            TableauEngine::Explicit(MuntheKaas::new(tableau)?)
         } else {
-            Engine::Implicit(ImplicitEngine::new(tableau, None, solver, options)?)
-        };
+            TableauEngine::Implicit(ImplicitEngine::new(tableau, None, solver, options)?)
+        });
         let suffix = match form {
             MomentumForm::Body => "body",
             MomentumForm::Spatial => "spatial",
@@ -406,18 +438,30 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
     /// (its message gives the time, step and iteration limit); [`Error::NonFiniteState`] for a
     /// non-finite torque or result.
     pub fn step(&mut self, t: f64, y: &MomentumState, h: f64) -> Result<MomentumState> {
-        if !y.is_finite() {
-            return Err(Error::NonFinite { name: "state" });
+        validate(t, y, h)?;
+        let native = self.to_method_form(y);
+        let next = self.step_native(t, &native, h)?;
+        Ok(self.to_body_form(&next))
+    }
+
+    /// The state in the method's form: `(R, Π)` unchanged, or `(R, RΠ)` for the spatial form.
+    fn to_method_form(&self, y: &MomentumState) -> MomentumState {
+        match self.form {
+            MomentumForm::Body => *y,
+            MomentumForm::Spatial => to_spatial(y),
         }
-        for (name, v) in [("t", t), ("h", h)] {
-            if !v.is_finite() {
-                return Err(Error::InvalidParameter {
-                    name,
-                    value: format!("{v:e}"),
-                    expected: "a finite value".into(),
-                });
-            }
+    }
+
+    /// Back to `(R, Π)`.
+    fn to_body_form(&self, y: &MomentumState) -> MomentumState {
+        match self.form {
+            MomentumForm::Body => *y,
+            MomentumForm::Spatial => to_body(y),
         }
+    }
+
+    /// One step on the state in the method's form.
+    fn step_native(&mut self, t: f64, y: &MomentumState, h: f64) -> Result<MomentumState> {
         self.stats.steps += 1;
         let stats = &mut self.stats;
         let next = match &mut self.engine {
@@ -441,16 +485,11 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
                 h,
                 stats,
             )?,
-            engine => match self.form {
+            Engine::Tableau(engine) => match self.form {
                 MomentumForm::Body => step_engine(engine, &mut self.body_form, t, y, h, stats)?,
-                MomentumForm::Spatial => to_body(&step_engine(
-                    engine,
-                    &mut self.spatial_form,
-                    t,
-                    &to_spatial(y),
-                    h,
-                    stats,
-                )?),
+                MomentumForm::Spatial => {
+                    step_engine(engine, &mut self.spatial_form, t, y, h, stats)?
+                }
             },
         };
         if !next.is_finite() {
@@ -463,7 +502,12 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
         Ok(next)
     }
 
-    /// `steps` steps of size `h` from `y` at `t0`; returns the final state.
+    /// `steps` steps of size `h` from `y = (R, Π)` at `t0`; returns the final state.
+    ///
+    /// The state is carried in the method's form between steps (the spatial momentum `π` for
+    /// the integral form), so torque-free motion keeps `π` to round-off; stepping with
+    /// [`MomentumIntegrator::step`] instead converts `π = RΠ` and back each step, and `R`'s
+    /// round-off departure from orthogonality then shows in `π` (≈ 1e-12 after 1000 steps).
     ///
     /// # Errors
     /// Those of [`MomentumIntegrator::step`].
@@ -474,17 +518,53 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
         h: f64,
         steps: usize,
     ) -> Result<MomentumState> {
-        let mut state = *y;
-        for n in 0..steps {
-            state = self.step(t0 + n as f64 * h, &state, h)?;
-        }
-        Ok(state)
+        self.integrate_observed(t0, y, h, steps, |_, _, _| {})
     }
+
+    /// [`MomentumIntegrator::integrate`], calling `observe(n, t_n, &(R_n, Π_n))` after every
+    /// step `n = 1, …, steps` (with the body momentum; the carried state is not touched).
+    ///
+    /// # Errors
+    /// Those of [`MomentumIntegrator::step`].
+    pub fn integrate_observed(
+        &mut self,
+        t0: f64,
+        y: &MomentumState,
+        h: f64,
+        steps: usize,
+        mut observe: impl FnMut(usize, f64, &MomentumState),
+    ) -> Result<MomentumState> {
+        validate(t0, y, h)?;
+        let mut state = self.to_method_form(y);
+        for n in 0..steps {
+            let t = t0 + n as f64 * h;
+            state = self.step_native(t, &state, h)?;
+            observe(n + 1, t + h, &self.to_body_form(&state));
+        }
+        Ok(self.to_body_form(&state))
+    }
+}
+
+/// The input checks of a step: a finite state, time and step size.
+fn validate(t: f64, y: &MomentumState, h: f64) -> Result<()> {
+    if !y.is_finite() {
+        return Err(Error::NonFinite { name: "state" });
+    }
+    for (name, v) in [("t", t), ("h", h)] {
+        if !v.is_finite() {
+            return Err(Error::InvalidParameter {
+                name,
+                value: format!("{v:e}"),
+                expected: "a finite value".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A step of a Munthe-Kaas engine or composition on one of the forms.
 fn step_engine<P>(
-    engine: &mut Engine,
+    engine: &mut TableauEngine,
     problem: &mut P,
     t: f64,
     y: &MomentumState,
@@ -495,10 +575,9 @@ where
     P: LieOde<MomentumState> + LieOde<<MomentumState as LieGroup>::WithScalar<Dual64>>,
 {
     Ok(match engine {
-        Engine::Explicit(e) => e.step(problem, t, y, h, stats)?.state,
-        Engine::Implicit(e) => e.step(problem, t, y, h, stats)?.state,
-        Engine::ExplicitThenImplicit(e) => e.step(problem, t, y, h, stats)?.state,
-        Engine::ImplicitThenExplicit(e) => e.step(problem, t, y, h, stats)?.state,
-        Engine::Swc1 | Engine::Akw => unreachable!("special steps are dispatched by the caller"),
+        TableauEngine::Explicit(e) => e.step(problem, t, y, h, stats)?.state,
+        TableauEngine::Implicit(e) => e.step(problem, t, y, h, stats)?.state,
+        TableauEngine::ExplicitThenImplicit(e) => e.step(problem, t, y, h, stats)?.state,
+        TableauEngine::ImplicitThenExplicit(e) => e.step(problem, t, y, h, stats)?.state,
     })
 }

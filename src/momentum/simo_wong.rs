@@ -13,7 +13,8 @@ use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{LieGroup, Real, real};
 use crate::rotation::RigidBody;
 
-/// One SWC1 step (Simo & Wong 1991, ALGO_C1; Krysl §4) from `(R_n, Π_n)`:
+/// One SWC1 step (Simo & Wong 1991, ALGO_C1; Krysl §4) on the spatial-momentum state
+/// `(R_n, π_n)`, `π_n = R_nΠ_n`:
 ///
 /// ```text
 /// Ψ = (h/2)(J⁻¹Π_n + J⁻¹Π_{n+1}),   R_{n+1} = R_n exp(Ψ),
@@ -21,7 +22,8 @@ use crate::rotation::RigidBody;
 /// ```
 ///
 /// Solved for `Ψ` as `Ψ = h K(Ψ)`, `K(Ψ) = ½(ω_n + J⁻¹R_{n+1}ᵀ(π_n + h t_a))` with the spatial
-/// momentum `π_n = R_nΠ_n` and the spatial torque `t_a` (so `Π_{n+1} = R_{n+1}ᵀ(π_n + h t_a)`).
+/// torque `t_a`; the new spatial momentum is `π_{n+1} = π_n + h t_a` (so
+/// `Π_{n+1} = R_{n+1}ᵀπ_{n+1}` is the formula above).
 /// It is BBTRAP's attitude update (trapezoidal `Ψ`, no `dexp⁻¹`) with a midpoint torque impulse;
 /// for torque-free motion it is BBTRAP. Not a Munthe-Kaas tableau: the attitude and the momentum
 /// use different quadratures.
@@ -47,12 +49,16 @@ pub(crate) fn swc1_step<F: SpatialTorque>(
         t,
         h,
         r: y.0,
-        spatial: y.0.matrix() * y.1.0,
-        omega: y.1.0.component_mul(&body.inverse_inertia()),
+        spatial: y.1.0,
+        omega: y
+            .0
+            .matrix()
+            .tr_mul(&y.1.0)
+            .component_mul(&body.inverse_inertia()),
     };
     let psi = increments.solve(&map, solver, t, h, 1.0, stats)?;
     let (r_next, pi_next) = map.advance(&psi);
-    Ok(Product(r_next, Rn(r_next.matrix().tr_mul(&pi_next))))
+    Ok(Product(r_next, Rn(pi_next)))
 }
 
 struct Swc1Map<'a, F> {

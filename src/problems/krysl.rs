@@ -1,5 +1,5 @@
-//! # Krysl's examples (§5): free body, slow and fast Lagrangian top, Coulombic well with a
-//! soft wall
+//! # Krysl's examples (§5): free body, slow and fast Lagrangian top, body in a Coulombic
+//! potential with a soft wall
 //!
 //! Each [`KryslProblem`] carries the body, the spatial torque, the initial state `(R₀, Π₀)`
 //! (body momentum) and the final time of the paper's convergence study, and computes reference
@@ -37,7 +37,7 @@ pub enum KryslTorque {
     Free(TorqueFree),
     /// The Lagrangian top's gravity (§5.2, §5.3).
     Top(HeavyTopTorque),
-    /// The Coulombic well with a soft wall (§5.4).
+    /// The Coulombic potential with a soft wall (§5.4).
     Coulomb(CoulombWallTorque),
 }
 
@@ -125,7 +125,7 @@ impl KryslProblem {
         })
     }
 
-    /// §5.4: the Coulombic well with a soft wall, `diag J = (2, 3, 4.5)`, `R₀ = I`,
+    /// §5.4: the Coulombic potential with a soft wall (the torque as printed), `diag J = (2, 3, 4.5)`, `R₀ = I`,
     /// `π₀ = (2, 2, 2)`, up to `t = 20 000` (40 000 steps of 0.5).
     ///
     /// # Errors

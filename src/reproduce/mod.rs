@@ -13,9 +13,12 @@
 //! | [`convergence_demo`] | `convergence_demo/` | orders of Munthe-Kaas methods on SO(3) × ℝ³ |
 //! | [`work_precision_demo`] | `work_precision_demo/` | fixed-step and adaptive methods: error vs work |
 //! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
+//! | [`krysl_paper`] | `krysl_paper/` | Krysl's implicit rigid-body family: Figs. 1–5 and a work–precision comparison |
 
 #[cfg(feature = "plot")]
 pub mod convergence;
+#[cfg(feature = "plot")]
+pub mod krysl;
 #[cfg(feature = "plot")]
 pub mod spiral;
 #[cfg(feature = "plot")]
@@ -23,6 +26,8 @@ pub mod work_precision;
 
 #[cfg(feature = "plot")]
 pub use convergence::convergence_demo;
+#[cfg(feature = "plot")]
+pub use krysl::krysl_paper;
 #[cfg(feature = "plot")]
 pub use spiral::spiral_paper;
 #[cfg(feature = "plot")]
