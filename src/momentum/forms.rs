@@ -11,6 +11,8 @@
 //!   algorithm MKRK (§3.7). Spatial momentum is a linear invariant of every such method, so it is
 //!   conserved to round-off in torque-free motion.
 
+use std::marker::PhantomData;
+
 use nalgebra::Vector3;
 
 use super::torque::SpatialTorque;
@@ -33,6 +35,43 @@ fn angular_velocity<T: Real>(body: &RigidBody, momentum: &Vector3<T>) -> Vector3
     momentum.component_mul(&body.inverse_inertia().map(real::<T>))
 }
 
+/// A rigid body under a spatial torque as a Lie-group ODE on [`MomentumState`], in the momentum
+/// form `K` ([`BodyMomentum`] or [`SpatialMomentum`]); used through the aliases
+/// [`BodyMomentumForm`] and [`SpatialMomentumForm`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MomentumOde<F, K> {
+    body: RigidBody,
+    torque: F,
+    form: PhantomData<K>,
+}
+
+/// Marker of the body-momentum (differential) form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyMomentum;
+
+/// Marker of the spatial-momentum (integral) form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpatialMomentum;
+
+impl<F, K> MomentumOde<F, K> {
+    /// The form for `body` under the spatial torque `torque`.
+    pub fn new(body: RigidBody, torque: F) -> Self {
+        Self {
+            body,
+            torque,
+            form: PhantomData,
+        }
+    }
+    /// The body.
+    pub fn body(&self) -> &RigidBody {
+        &self.body
+    }
+    /// The torque field.
+    pub fn torque(&self) -> &F {
+        &self.torque
+    }
+}
+
 /// `Ṙ = R ω̂`, `Π̇ = −ω × Π + Rᵀ t(t, R)` with `ω = J⁻¹Π`: the body-momentum (differential) form.
 ///
 /// Generator `ξ = (J⁻¹Π, −ω × Π + Rᵀ t)`, [`Side::Right`].
@@ -50,28 +89,9 @@ fn angular_velocity<T: Real>(body: &RigidBody, momentum: &Vector3<T>) -> Vector3
 /// assert_eq!(xi.0.0, Vector3::new(1.0, 1.0, 1.0)); // ω = J⁻¹Π
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BodyMomentumForm<F> {
-    body: RigidBody,
-    torque: F,
-}
+pub type BodyMomentumForm<F> = MomentumOde<F, BodyMomentum>;
 
-impl<F> BodyMomentumForm<F> {
-    /// The form for `body` under the spatial torque `torque`.
-    pub fn new(body: RigidBody, torque: F) -> Self {
-        Self { body, torque }
-    }
-    /// The body.
-    pub fn body(&self) -> &RigidBody {
-        &self.body
-    }
-    /// The torque field.
-    pub fn torque(&self) -> &F {
-        &self.torque
-    }
-}
-
-impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for BodyMomentumForm<F> {
+impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, BodyMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }
@@ -101,28 +121,9 @@ impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for BodyMomentumForm<F>
 /// assert_eq!(xi.1.0, Vector3::zeros()); // π̇ = t = 0
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpatialMomentumForm<F> {
-    body: RigidBody,
-    torque: F,
-}
+pub type SpatialMomentumForm<F> = MomentumOde<F, SpatialMomentum>;
 
-impl<F> SpatialMomentumForm<F> {
-    /// The form for `body` under the spatial torque `torque`.
-    pub fn new(body: RigidBody, torque: F) -> Self {
-        Self { body, torque }
-    }
-    /// The body.
-    pub fn body(&self) -> &RigidBody {
-        &self.body
-    }
-    /// The torque field.
-    pub fn torque(&self) -> &F {
-        &self.torque
-    }
-}
-
-impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for SpatialMomentumForm<F> {
+impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, SpatialMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }

@@ -126,20 +126,22 @@ impl ImplicitEngine {
         options: NonlinearOptions,
     ) -> Result<Self> {
         Ok(match solver {
-            Solver::Newton => {
-                let mut e = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
-                if let Some(tr) = truncation {
-                    e = e.with_truncation(tr);
-                }
-                Self::Newton(e)
-            }
-            Solver::FixedPoint => {
-                let mut e = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
-                if let Some(tr) = truncation {
-                    e = e.with_truncation(tr);
-                }
-                Self::FixedPoint(e)
-            }
+            Solver::Newton => Self::Newton(Self::build(tableau, truncation, options)?),
+            Solver::FixedPoint => Self::FixedPoint(Self::build(tableau, truncation, options)?),
+        })
+    }
+
+    /// The engine of `tableau` with the settings, `dexp⁻¹` truncated for the tableau's order
+    /// unless `truncation` says otherwise.
+    fn build<S>(
+        tableau: &ButcherTableau,
+        truncation: Option<Truncation>,
+        options: NonlinearOptions,
+    ) -> Result<ImplicitMuntheKaas<MomentumState, S>> {
+        let engine = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
+        Ok(match truncation {
+            Some(t) => engine.with_truncation(t),
+            None => engine,
         })
     }
 }

@@ -38,7 +38,8 @@ mod simo_wong;
 pub mod torque;
 
 pub use forms::{
-    BodyMomentumForm, MomentumAlgebra, MomentumState, SpatialMomentumForm, to_body, to_spatial,
+    BodyMomentum, BodyMomentumForm, MomentumAlgebra, MomentumOde, MomentumState, SpatialMomentum,
+    SpatialMomentumForm, to_body, to_spatial,
 };
 pub use increment_solve::Solver;
 pub use integrator::{KryslMethod, MomentumForm, MomentumIntegrator};

@@ -28,7 +28,7 @@ use crate::momentum::{
 };
 use crate::rotation::quaternion::{normalize, rotation_matrix};
 use crate::rotation::reference::reference_solution;
-use crate::rotation::{LabTorque, RigidBody, RotationalState};
+use crate::rotation::{LabTorque, RigidBody, RotationalState, TorqueField};
 
 /// The torque of one of Krysl's examples.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -175,17 +175,31 @@ impl KryslProblem {
     /// # Errors
     /// Those of [`reference_solution`] (a non-finite `t`, a failed integration).
     pub fn reference(&self, t: f64) -> Result<MomentumState> {
-        let spatial = self.torque;
-        let mut field = LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
-            spatial.spatial_torque(time, &rotation_matrix(&normalize(q)))
-        });
-        let r0 = Rotation3::from_matrix_unchecked(*self.initial.0.matrix());
-        let q0 = UnitQuaternion::from_rotation_matrix(&r0).into_inner();
-        let omega0 = self.body.body_angular_velocity(&self.initial.1.0);
-        let start = RotationalState::new(0.0, q0, omega0);
-        let end = reference_solution(&self.body, &mut field, &start, t)?;
+        let end = reference_solution(
+            &self.body,
+            &mut self.lab_torque(),
+            &self.rotor_initial_state(),
+            t,
+        )?;
         let r = So3::from_matrix_unchecked(rotation_matrix(&normalize(&end.q)));
         Ok(Product(r, Rn(self.body.body_momentum(&end.omega))))
+    }
+
+    /// The spatial torque as a [`TorqueField`] of the rotational steppers (rotor `q`, body
+    /// frame): `τ = R(q)ᵀ t(t, R(q))` with the rotation of the normalised rotor.
+    pub fn lab_torque(&self) -> impl TorqueField + use<> {
+        let spatial = self.torque;
+        LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
+            spatial.spatial_torque(time, &rotation_matrix(&normalize(q)))
+        })
+    }
+
+    /// The initial state as a rotor and a body angular velocity: `q₀` the unit quaternion of
+    /// `R₀`, `ω₀ = J⁻¹Π₀`, at `t = 0`.
+    pub fn rotor_initial_state(&self) -> RotationalState {
+        let r0 = Rotation3::from_matrix_unchecked(*self.initial.0.matrix());
+        let q0 = UnitQuaternion::from_rotation_matrix(&r0).into_inner();
+        RotationalState::new(0.0, q0, self.body.body_angular_velocity(&self.initial.1.0))
     }
 }
 

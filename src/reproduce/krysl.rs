@@ -15,11 +15,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use nalgebra::{Quaternion, Rotation3, SVector, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Vector3};
 
-use crate::adaptive::{
-    ControllerParameters, Dop853, IntegrateOptions, Tolerances, integrate_vector,
-};
 use crate::csv::{Cell, Table};
 use crate::engine::NonlinearOptions;
 use crate::error::{Error, Result};
@@ -28,15 +25,14 @@ use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3;
 use crate::momentum::{
-    KryslMethod, MomentumForm, MomentumIntegrator, MomentumState, Solver, SpatialTorque,
-    hamiltonian,
+    KryslMethod, MomentumForm, MomentumIntegrator, MomentumState, Solver, hamiltonian,
 };
 use crate::order::observed_order;
 use crate::problems::krysl::{KryslProblem, KryslTorque, krysl_errors};
 use crate::rotation::quaternion::{normalize, rotation_matrix};
-use crate::rotation::reference::ambient_rhs;
+use crate::rotation::reference::ambient_dop853;
 use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
-use crate::rotation::{LabTorque, RigidBody, RotationalState, RotationalStepper, TorqueField};
+use crate::rotation::{RigidBody, RotationalStepper};
 use crate::tableau::registry::{GAUSS4, RK4};
 
 /// The methods of the convergence studies, by the names used in every CSV: the nine of
@@ -582,25 +578,6 @@ pub fn work_run(
     }
 }
 
-/// The problem's spatial torque `t(t, R)` as a [`TorqueField`] ([`LabTorque`]) on the rotor `q`:
-/// `τ_body = R(q)ᵀ t(t, R(q))` with `R(q)` the rotation of the normalised rotor (as
-/// [`KryslProblem::reference`] builds it).
-pub fn lab_torque(problem: &KryslProblem) -> impl TorqueField {
-    let spatial = problem.torque();
-    LabTorque(move |t: f64, q: &Quaternion<f64>, _omega: &Vector3<f64>| {
-        spatial.spatial_torque(t, &rotation_matrix(&normalize(q)))
-    })
-}
-
-/// The problem's initial state as a rotor and body angular velocity: `q₀` the unit quaternion
-/// of `R₀`, `ω₀ = J⁻¹Π₀`, at `t = 0`.
-pub fn rotor_initial_state(problem: &KryslProblem) -> RotationalState {
-    let (r0, pi0) = (problem.initial_state().0, problem.initial_state().1.0);
-    let rotation = Rotation3::from_matrix_unchecked(*r0.matrix());
-    let q0 = UnitQuaternion::from_rotation_matrix(&rotation).into_inner();
-    RotationalState::new(0.0, q0, problem.body().body_angular_velocity(&pi0))
-}
-
 /// The state `(R(q/|q|), Jω)` of a rotor and body angular velocity.
 pub fn momentum_state(
     body: &RigidBody,
@@ -614,7 +591,7 @@ pub fn momentum_state(
 }
 
 /// SPIRAL (leapfrog form, [`SpiralLeapfrog`]) at step `dt` up to `t_end`: the body torque
-/// from [`lab_torque`], the final `ω` synchronised to `t_end` by the stepper's
+/// from [`KryslProblem::lab_torque`], the final `ω` synchronised to `t_end` by the stepper's
 /// [`RotationalStepper::state`] (its `ω` otherwise lives at half steps). Returns `(R, Π = Jω)`
 /// and the torque evaluations (one per step, one for the start, one for the synchronisation).
 ///
@@ -622,9 +599,9 @@ pub fn momentum_state(
 /// Those of [`step_count`] and of the stepper.
 pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usize)> {
     let steps = step_count(problem.t_end(), dt)?;
-    let mut torque = lab_torque(problem);
+    let mut torque = problem.lab_torque();
     let mut stepper = SpiralLeapfrog::new(*problem.body());
-    stepper.start(&mut torque, &rotor_initial_state(problem), dt)?;
+    stepper.start(&mut torque, &problem.rotor_initial_state(), dt)?;
     for _ in 0..steps {
         stepper.step(&mut torque)?;
     }
@@ -636,46 +613,22 @@ pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usi
 }
 
 /// Hairer's DOP853 at `rtol = atol = tol` on the ambient rotor/angular-velocity ODE
-/// ([`ambient_rhs`], the ODE of the reference solutions) from `t = 0` to `t_end`. Returns
+/// ([`crate::rotation::reference::ambient_rhs`], the ODE of the reference solutions) from `t = 0` to `t_end`. Returns
 /// `(R(q/|q|), Jω)` and the right-hand-side evaluations.
 ///
 /// # Errors
 /// Those of the tolerances and of the integration.
 pub fn dop853_run(problem: &KryslProblem, tol: f64) -> Result<(MomentumState, usize)> {
-    let start = rotor_initial_state(problem);
-    let x0 = SVector::<f64, 7>::from([
-        start.q.w,
-        start.q.i,
-        start.q.j,
-        start.q.k,
-        start.omega.x,
-        start.omega.y,
-        start.omega.z,
-    ]);
+    let start = problem.rotor_initial_state();
     let body = *problem.body();
-    let mut torque = lab_torque(problem);
-    let rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(&body, &mut torque, t, x);
-    let method = Dop853::new(
-        Tolerances::scalar(tol, tol)?,
-        ControllerParameters::dop853(),
+    let (end, evaluations) = ambient_dop853(
+        &body,
+        &mut problem.lab_torque(),
+        &start,
+        problem.t_end(),
+        tol,
     )?;
-    let t_end = problem.t_end();
-    let sol = integrate_vector(
-        method,
-        rhs,
-        0.0,
-        x0,
-        t_end,
-        IntegrateOptions::default(),
-        &mut [],
-    )?;
-    let (_, x) = sol.last().ok_or(Error::NonFiniteState {
-        what: "DOP853 solution",
-        t: t_end,
-    })?;
-    let q = Quaternion::new(x[0], x[1], x[2], x[3]);
-    let omega = Vector3::new(x[4], x[5], x[6]);
-    Ok((momentum_state(&body, &q, &omega), sol.stats.rhs_evaluations))
+    Ok((momentum_state(&body, &end.q, &end.omega), evaluations))
 }
 
 /// The work–precision comparison on `problem`: every method of [`WORK_PRECISION_METHODS`] over

@@ -54,6 +54,22 @@ pub fn reference_solution<T: TorqueField>(
     if t_end == start.t {
         return Ok(*start);
     }
+    Ok(ambient_dop853(body, torque, start, t_end, REFERENCE_TOLERANCE)?.0)
+}
+
+/// Hairer's DOP853 at `rtol = atol = tolerance` on the ambient ODE [`ambient_rhs`] from `start`
+/// to `t_end`: the state at `t_end` (the rotor as integrated, not normalised) and the number of
+/// right-hand-side evaluations. [`reference_solution`] is this at [`REFERENCE_TOLERANCE`].
+///
+/// # Errors
+/// Those of the tolerances and of the integration.
+pub fn ambient_dop853<T: TorqueField>(
+    body: &RigidBody,
+    torque: &mut T,
+    start: &RotationalState,
+    t_end: f64,
+    tolerance: f64,
+) -> Result<(RotationalState, usize)> {
     let x0 = SVector::<f64, 7>::from([
         start.q.w,
         start.q.i,
@@ -64,7 +80,7 @@ pub fn reference_solution<T: TorqueField>(
         start.omega.z,
     ]);
     let method = Dop853::new(
-        Tolerances::scalar(REFERENCE_TOLERANCE, REFERENCE_TOLERANCE)?,
+        Tolerances::scalar(tolerance, tolerance)?,
         ControllerParameters::dop853(),
     )?;
     let rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(body, torque, t, x);
@@ -78,14 +94,15 @@ pub fn reference_solution<T: TorqueField>(
         &mut [],
     )?;
     let (t, x) = sol.last().ok_or(Error::NonFiniteState {
-        what: "reference solution",
+        what: "DOP853 solution",
         t: t_end,
     })?;
-    Ok(RotationalState::new(
+    let state = RotationalState::new(
         t,
         Quaternion::new(x[0], x[1], x[2], x[3]),
         Vector3::new(x[4], x[5], x[6]),
-    ))
+    );
+    Ok((state, sol.stats.rhs_evaluations))
 }
 
 #[cfg(test)]
