@@ -779,3 +779,39 @@ fn bad_bar_data_is_a_plot_error_naming_the_group_and_category() {
     ));
     assert!(!dir.exists());
 }
+
+/// A jagged time series drawn as a thick line stays inside its data range in the PNG: no pixel
+/// of its colour above the plot (where only the title is) or below the axis labels. plotters'
+/// bitmap backend mitres thick polylines without a limit, so before the round joins of the
+/// renderer such a series threw spikes across the whole image.
+#[test]
+fn thick_lines_through_sharp_corners_stay_inside_the_data_in_the_png() {
+    let n = 4000;
+    let x: Vec<f64> = (0..n).map(|i| i as f64 * 5.0).collect();
+    // A pseudo-random walk between ±0.005: a sharp corner at almost every point.
+    let y: Vec<f64> = (0..n)
+        .map(|i| ((i * 7919 % 1000) as f64 / 1000.0 - 0.5) * 0.01)
+        .collect();
+    let curve = Curve::new("jagged", x, y).with_style(CurveStyle::Line);
+    let fig = time_figure("jagged", "h", &[curve], Scale::Linear).unwrap();
+    let dir = scratch("jagged");
+    let files = fig.save(&dir, "jagged").unwrap();
+    let png = image::open(&files.png).unwrap().to_rgb8();
+    let (width, height) = png.dimensions();
+    let series = [0x00, 0x72, 0xB2];
+    let count_in_rows = |rows: std::ops::Range<u32>| {
+        rows.flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| png.get_pixel(x, y).0 == series)
+            .count()
+    };
+    let inside = count_in_rows(height / 4..3 * height / 4);
+    assert!(inside > 1000, "the series is drawn ({inside} pixels)");
+    let band = height / 15;
+    assert_eq!(count_in_rows(0..band), 0, "pixels above the plot");
+    assert_eq!(
+        count_in_rows(height - band..height),
+        0,
+        "pixels below the axis labels"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -220,6 +220,9 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             return Ok(());
         }
         let stroke = ((width * self.scale()).round() as u32).max(1);
+        if !dashed && stroke > 1 && matches!(self.target, Target::Bitmap { .. }) {
+            return self.round_joined(&pixels, colour, stroke);
+        }
         let result = match (dashed, self.target) {
             (false, _) => self
                 .root
@@ -236,6 +239,32 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
             )),
         };
         result.map_err(|e| e.to_string())
+    }
+
+    /// A thick solid polyline on the bitmap as separate segments with a round join at every
+    /// interior vertex: plotters' bitmap backend mitres thick polylines without a limit, which
+    /// throws spikes far outside the data at sharp corners (spiky time series). The SVG backend
+    /// leaves the joins to the viewer and needs none of this.
+    fn round_joined(
+        &self,
+        pixels: &[(i32, i32)],
+        colour: RGBColor,
+        stroke: u32,
+    ) -> Result<(), String> {
+        for segment in pixels.windows(2) {
+            self.root
+                .draw(&PathElement::new(
+                    segment.to_vec(),
+                    colour.stroke_width(stroke),
+                ))
+                .map_err(|e| e.to_string())?;
+        }
+        for &p in &pixels[1..pixels.len() - 1] {
+            self.root
+                .draw(&Circle::new(p, stroke.div_ceil(2), colour.filled()))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 
     /// A filled marker of about the area of a circle of radius [`MARKER_RADIUS`], on a white
