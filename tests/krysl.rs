@@ -372,8 +372,9 @@ fn torque_free_drifts(method: KryslMethod) -> (f64, f64) {
 /// identities of its body-frame update, 4.2e-15 (momentum) and 4.4e-15 (energy); energies of
 /// IMID and BBTRAP 6.1e-15 and 4.7e-15 (before the native-form `integrate`, stepping with
 /// `step`, the spatial-form drifts reached 1.2e-11, and SWC1's, then converting `π = RΠ` inside
-/// its step, 6.2e-12). Bound 5e-14.
-const CONSERVED_BOUND: f64 = 5e-14;
+/// its step, 6.2e-12). With the simplified-Newton Jacobian kept across steps (its solves stop
+/// at the 1e-14 tolerance along a different path) SWC1's energy drift is 6.4e-14. Bound 1e-13.
+const CONSERVED_BOUND: f64 = 1e-13;
 
 /// Which invariants each method conserves in torque-free motion (energy, spatial momentum):
 /// Krysl §3.5 (IMID: energy), §3.6–3.7 (TRAPM, IMIDM: momentum), §4 (SWC1, BBTRAP, AKW: both;
@@ -478,7 +479,8 @@ fn the_methods_are_time_symmetric_except_bbtrapwd() {
 /// ≤ 1.8e-15: round-off and the 1e-14 solve tolerance). Run separately by `integrate` (each
 /// carrying `(R, π)`), the two trajectories drift apart only as those round-off differences
 /// are carried by the flow: measured 4.2e-15 after 10 steps, 9.5e-15 after 100 and at most
-/// 7.3e-14 over 200, asserted ≤ 3e-13 (with `step`, which converts to `Π` and back each call,
+/// 4.5e-13 over 200 (7.3e-14 with a fresh Jacobian every step), asserted ≤ 1e-12 (with `step`,
+/// which converts to `Π` and back each call,
 /// they measured 3.7e-12). A discrepancy of the methods themselves (another stage time or
 /// torque argument) would show in the one-step comparison at the size of a local error, O(h³).
 #[test]
@@ -515,7 +517,7 @@ fn imidm_as_a_composition_equals_imidm_as_implicit_midpoint_munthe_kaas() {
     );
     assert!(moved > 0.5, "the run must go somewhere: {moved}");
     assert_in("imidm − imidm_mk, one step", one_step, 0.0, 1e-14);
-    assert_in("imidm − imidm_mk, separate runs", apart, 0.0, 3e-13);
+    assert_in("imidm − imidm_mk, separate runs", apart, 0.0, 1e-12);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1430,20 +1432,16 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
 }
 
 /// What the whole fallback chain cannot solve, with the default settings, stays a typed
-/// error — and here there is nothing to solve. AKW at h = 1.0 on the Coulomb problem (turns of
-/// up to ≈ 77° per step) completes 21 steps, by which time its energy error (+36 %) has carried
-/// the body to the soft wall (`u = R₃₃ = −0.52`, where the wall term overtakes the Coulomb
-/// one), and stops at the 22nd with `NonConvergence` naming t = 2.1e1. From that state AKW's
-/// equation ([`akw_residual`]) is followed by hand along its physical branch, the root continued
-/// from `Z = 0` as h grows from 0 (Newton with a difference Jacobian, from the previous root, h
-/// in steps of 0.01): roots to 1e-13 up to h = 0.11, where `det ∂F/∂Z` has fallen from 0.999
-/// (h = 0.01) to 0.48 (measured, and falling faster: 0.80, 0.69, 0.48 at 0.09, 0.10, 0.11), and
-/// none at h = 0.12 (Newton from the previous root ends at `|F|` = 1.1): the branch turns back
-/// at a fold between 0.11 and 0.12. The library's step lands on the branch for h ≤ 0.11 (to 1e-13,
-/// measured ≤ 1.1e-14) and is `NonConvergence` at 0.12, 0.25, 0.5 and 1.0; hand damped Newton
-/// from `Z = 0` at h = 1 stalls too (measured `|F|` = 2.1). (An exploration from 3000 random
-/// starts at h = 1 found no root with `|Z| ≲ 5` and only a near-root at `|Z|` ≈ 7.1, more than
-/// twice `|Π_n|` = 3.2.)
+/// error — and there is nothing to solve. AKW at h = 1.0 on the Coulomb problem (turns of up to
+/// ≈ 77° per step) gathers an energy error that carries the body to the steep part of the
+/// potential (`u = R₃₃ ≈ −0.5`) and stops with `NonConvergence` naming the time (measured: at
+/// step 22 or 36 depending on the solver's rounding path, energy error +0.28 … +0.36, `u` −0.51 …
+/// −0.52). From the state where it stopped, AKW's equation ([`akw_residual`]) is followed by
+/// hand along its physical branch, the root continued from `Z = 0` as h grows in steps of 0.01
+/// (Newton with a difference Jacobian from the previous root): the branch ends at a fold well
+/// below h = 1 (measured between 0.11 and 0.15, `det ∂F/∂Z` falling towards 0 before it); the
+/// library's step lands on the branch before the fold (to 1e-13) and is `NonConvergence` past
+/// it and at 0.25, 0.5 and 1.0; hand damped Newton from `Z = 0` at h = 1 stalls too.
 #[test]
 fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergence() {
     let problem = KryslProblem::coulomb().expect("the Coulomb problem");
@@ -1459,7 +1457,10 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
             Err(e) => break e,
         }
         n += 1;
-        assert!(n < 1000, "measured: AKW at h = 1 stops at step 21");
+        assert!(
+            n < 1000,
+            "measured: AKW at h = 1 stops within a few dozen steps"
+        );
     };
     let t = h * n as f64;
     let energy = |y: &MomentumState| hamiltonian(&body, &torque, y).expect("a potential");
@@ -1471,9 +1472,9 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
         y.0.matrix()[(2, 2)]
     );
     assert!(matches!(error, Error::NonConvergence { .. }), "{error:?}");
-    assert!(error.to_string().contains("t = 2.1e1"), "{error}");
-    assert_eq!(n, 21);
+    assert!(error.to_string().contains(&format!("t = {t:e}")), "{error}");
     assert!(y.is_finite());
+    assert_in("energy error when it stops", drift, 0.1, 1.0);
     assert_in(
         "hand damped Newton at the failing step",
         by_hand,
@@ -1481,10 +1482,10 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
         f64::INFINITY,
     );
 
-    // The physical branch of AKW's equation at this state, continued in h.
+    // The physical branch of AKW's equation at this state, continued in h up to its fold.
     let mut z = Vector3::zeros();
-    let mut last = (0.0, 0.0);
-    for k in 1..=12 {
+    let mut fold = None;
+    for k in 1..=100 {
         let hk = 0.01 * k as f64;
         let f = |z: &Vector3<f64>| akw_residual(&body, &torque, t, hk, &y, z);
         let mut root = z;
@@ -1493,10 +1494,10 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
             if fz.norm() <= 1e-13 {
                 break;
             }
-            root -= jacobian_by_differences(&f, &root)
-                .lu()
-                .solve(&fz)
-                .expect("a regular Jacobian");
+            match jacobian_by_differences(&f, &root).lu().solve(&fz) {
+                Some(step) => root -= step,
+                None => break,
+            }
         }
         let residual = f(&root).norm();
         let det = jacobian_by_differences(&f, &root).determinant();
@@ -1507,36 +1508,25 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
                 .as_ref()
                 .map(|next| (next.1.0 - y.1.0 - root).norm())
         );
-        if k < 12 {
-            assert_in(
-                &format!("branch residual at h = {hk}"),
-                residual,
-                0.0,
-                1e-13,
-            );
-            let next = library.expect("the library follows the branch");
-            assert_in(
-                "library − branch",
-                (next.1.0 - y.1.0 - root).norm(),
-                0.0,
-                1e-13,
-            );
-            z = root;
-            last = (hk, det);
-        } else {
-            assert_in(
-                "branch residual past the fold",
-                residual,
-                1e-6,
-                f64::INFINITY,
-            );
+        if residual > 1e-6 {
+            fold = Some(hk);
             assert!(
                 matches!(library, Err(Error::NonConvergence { .. })),
                 "{library:?}"
             );
+            break;
         }
+        let next = library.expect("the library follows the branch");
+        assert_in(
+            "library − branch",
+            (next.1.0 - y.1.0 - root).norm(),
+            0.0,
+            1e-13,
+        );
+        z = root;
     }
-    assert_in("det ∂F/∂Z at h = 0.11", last.1, 0.0, 0.6);
+    let fold = fold.expect("the branch folds before h = 1");
+    assert_in("h past the fold", fold, 0.05, 0.5);
     for larger in [0.25, 0.5] {
         let outcome = akw.step(t, &y, larger);
         eprintln!("akw from the same state, h = {larger}: {outcome:?}");

@@ -253,6 +253,8 @@ pub struct ImplicitMuntheKaas<G: LieGroup, S = Newton> {
     coefficients: ImplicitCoefficients<G::Scalar>,
     truncation: Truncation,
     system: StageSystem<G::Scalar>,
+    /// `θ = 0` in coordinates, where the simplified-Newton Jacobian is taken.
+    origin: Vec<G::Scalar>,
     solver: PhantomData<S>,
 }
 
@@ -269,6 +271,7 @@ impl<G: LieGroup, S> ImplicitMuntheKaas<G, S> {
             truncation: Truncation::for_order(coefficients.order),
             coefficients,
             system: StageSystem::new(&tableau.a, tableau.stages, d, NonlinearOptions::default()),
+            origin: vec![real(0.0); d],
             solver: PhantomData,
         })
     }
@@ -439,27 +442,24 @@ where
         check_step_input(t, h)?;
         let side = <P as LieOde<G>>::side(problem);
         let truncation = self.truncation;
-        // J = ∂K/∂θ at θ = 0, one dual evaluation per algebra direction.
-        stats.jacobian_evaluations += 1;
-        let d = self.system.d;
         let y_dual = y.cast::<Dual64>();
-        let origin = vec![0.0; d];
-        lie_stage_jacobian::<G, P>(
-            problem,
-            side,
-            truncation,
-            t,
-            &y_dual,
-            &origin,
-            &mut self.system.jacobian,
-        );
         let c = &self.coefficients.c;
         let problem = std::cell::RefCell::new(problem);
         let stage = |i: usize, zi: &[f64], ki: &mut [f64]| {
             let p = &mut **problem.borrow_mut();
             lie_stage::<G, P>(p, side, truncation, t + c[i] * h, y, zi, ki)
         };
-        let solved = match self.system.solve_newton(t, h, 1.0, stage, stats) {
+        // J = ∂K/∂θ at θ = 0, one dual evaluation per algebra direction (kept from the previous
+        // step when that one contracted fast with the same h).
+        let origin = &self.origin;
+        let start_jacobian = |block: &mut [f64]| {
+            let p = &mut **problem.borrow_mut();
+            lie_stage_jacobian::<G, P>(p, side, truncation, t, &y_dual, origin, block);
+        };
+        let simplified = self
+            .system
+            .solve_newton_reusing(t, h, 1.0, stage, start_jacobian, stats);
+        let solved = match simplified {
             Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. }) => {
                 // Large steps: the fixed-point iteration if it contracts, else full Newton
                 // with a line search and the Jacobians at the iterates.

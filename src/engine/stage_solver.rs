@@ -54,12 +54,19 @@ impl NonlinearOptions {
     }
 }
 
+/// The contraction rate of a simplified-Newton solve below which the next solve with the same
+/// step size keeps its Jacobian and LU factors ([`StageSystem::solve_newton_reusing`]): one
+/// more cheap iteration costs less than a new dual-number Jacobian.
+pub(crate) const REUSE_RATE: f64 = 0.1;
+
 /// Fixed-point iteration `Z ← h (A ⊗ I) K(Z)`: no Jacobian; converges when `h L ‖A‖ < 1`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FixedPoint;
 
 /// Simplified Newton iteration with the Jacobian `∂K/∂Z` at the step's start, computed with
-/// dual numbers (`num-dual`), and one LU factorisation of `I − h A ⊗ J` per step.
+/// dual numbers (`num-dual`), and one LU factorisation of `I − h A ⊗ J` per step (the Lie-group
+/// engine and the special rigid-body steps keep both for the next step of the same size while
+/// the solves contract fast, rate ≤ 0.1).
 ///
 /// When it fails (large steps, where the Jacobian at the start is far from the one at the
 /// solution), the Lie-group engine and the special rigid-body steps retry with fixed-point
@@ -93,6 +100,10 @@ pub(crate) struct StageSystem<T> {
     base_z: Vec<T>,
     base_residual: Vec<T>,
     direction: Vec<T>,
+    /// The step size whose simplified-Newton matrix `matrix` holds (LU-factored), if any.
+    factored_h: Option<T>,
+    /// The contraction rate `‖ΔZ_k‖/‖ΔZ_{k−1}‖` at the last converged simplified-Newton solve.
+    last_rate: T,
     pub options: NonlinearOptions,
 }
 
@@ -113,6 +124,8 @@ impl<T: Real> StageSystem<T> {
             base_z: vec![T::zero(); n],
             base_residual: vec![T::zero(); n],
             direction: vec![T::zero(); n],
+            factored_h: None,
+            last_rate: T::one(),
             options,
         }
     }
@@ -198,14 +211,47 @@ impl<T: Real> StageSystem<T> {
         t: T,
         h: T,
         scale: T,
-        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
         stats: &mut Stats,
     ) -> Result<()> {
+        self.factor(t, h, stats)?;
+        self.iterate(t, h, scale, eval, stats)
+    }
+
+    /// Simplified Newton that keeps the factored iteration matrix of the previous solve when the
+    /// step size is the same and that solve contracted fast (rate ≤ [`REUSE_RATE`]), as
+    /// Hairer's RADAU5 keeps its Jacobian: the Jacobian (`jacobian` writes `∂K/∂Z` at the
+    /// step's start) and the LU are then skipped. If the iteration with the kept matrix fails,
+    /// the Jacobian is refreshed and the solve repeated. The solution satisfies the same
+    /// convergence test either way.
+    pub fn solve_newton_reusing(
+        &mut self,
+        t: T,
+        h: T,
+        scale: T,
+        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        mut jacobian: impl FnMut(&mut [T]),
+        stats: &mut Stats,
+    ) -> Result<()> {
+        if self.factored_h == Some(h) && self.last_rate <= real(REUSE_RATE) {
+            match self.iterate(t, h, scale, &mut eval, stats) {
+                Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. }) => {}
+                done => return done,
+            }
+        }
+        stats.jacobian_evaluations += 1;
+        jacobian(&mut self.jacobian);
+        self.factor(t, h, stats)?;
+        self.iterate(t, h, scale, eval, stats)
+    }
+
+    /// `M = I − h A ⊗ J`, LU-factored in place.
+    fn factor(&mut self, t: T, h: T, stats: &mut Stats) -> Result<()> {
         let n = self.s * self.d;
-        // M = I − h A ⊗ J.
         self.assemble(h, false);
         stats.lu_decompositions += 1;
         if !lu_factor(&mut self.matrix, &mut self.pivots, n) {
+            self.factored_h = None;
             return Err(Error::NonConvergence {
                 context: format!(
                     "simplified Newton: singular iteration matrix I − hA⊗J at t = {:e}, h = {:e}",
@@ -215,8 +261,23 @@ impl<T: Real> StageSystem<T> {
                 iterations: 0,
             });
         }
+        self.factored_h = Some(h);
+        Ok(())
+    }
+
+    /// The simplified-Newton iteration from `Z = 0` with the factored matrix.
+    fn iterate(
+        &mut self,
+        t: T,
+        h: T,
+        scale: T,
+        mut eval: impl FnMut(usize, &[T], &mut [T]) -> Result<()>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        let n = self.s * self.d;
         self.z.iter_mut().for_each(|z| *z = T::zero());
         let mut previous = T::zero();
+        self.last_rate = T::one();
         for iteration in 0..self.options.max_iterations {
             stats.nonlinear_iterations += 1;
             self.evaluate_all(&mut eval, stats)?;
@@ -230,6 +291,11 @@ impl<T: Real> StageSystem<T> {
                 break;
             }
             if self.converged(scale) {
+                self.last_rate = if iteration > 0 && previous > T::zero() {
+                    size / previous
+                } else {
+                    T::zero()
+                };
                 self.evaluate_all(&mut eval, stats)?;
                 return Ok(());
             }
@@ -305,6 +371,7 @@ impl<T: Real> StageSystem<T> {
                 )?;
             }
             self.assemble(h, true);
+            self.factored_h = None;
             stats.lu_decompositions += 1;
             if !lu_factor(&mut self.matrix, &mut self.pivots, n) {
                 break;

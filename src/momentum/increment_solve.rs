@@ -16,8 +16,9 @@ use crate::lie::Real;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Solver {
     /// Simplified Newton iteration with the Jacobian at the step's start from dual numbers
-    /// (`num-dual`), one LU factorisation per step; when it fails, fixed-point iteration and then
-    /// full Newton (Jacobians at the iterates, backtracking line search).
+    /// (`num-dual`) and its LU factorisation, both kept for the next step of the same size when
+    /// the solve contracted fast; when it fails, fixed-point iteration and then full Newton
+    /// (Jacobians at the iterates, backtracking line search).
     #[default]
     Newton,
     /// Fixed-point iteration: no Jacobian, converges for `h L < 1`.
@@ -67,9 +68,11 @@ impl IncrementSolver {
         };
         match solver {
             Solver::Newton => {
-                stats.jacobian_evaluations += 1;
-                jacobian_at(map, &[0.0; 3], &mut self.system.jacobian);
-                match self.system.solve_newton(t, h, scale, eval, stats) {
+                let start_jacobian = |block: &mut [f64]| jacobian_at(map, &[0.0; 3], block);
+                match self
+                    .system
+                    .solve_newton_reusing(t, h, scale, eval, start_jacobian, stats)
+                {
                     // Large steps: the fixed-point iteration if it contracts, else full Newton
                     // with a line search.
                     Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. })
