@@ -5,9 +5,11 @@ use nalgebra::{Matrix3, Quaternion, Vector3};
 
 use super::body::RigidBody;
 use super::quaternion::{exp_pure, rotate, rotation_matrix};
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
@@ -82,19 +84,12 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Buss {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+    /// The shared state (`ω_b,n = J⁻¹ R(q_n)ᵀ L_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     coefficient: f64,
     name: &'static str,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
     /// `L_n`, lab frame.
     momentum: Vector3<f64>,
-    /// `ω_b,n = J⁻¹ R(q_n)ᵀ L_n`.
-    omega: Vector3<f64>,
-    started: bool,
 }
 
 impl Buss {
@@ -111,16 +106,10 @@ impl Buss {
 
     fn with(body: RigidBody, coefficient: f64, name: &'static str) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
+            core: StepperCore::new(body, Renormaliser::NEVER),
             coefficient,
             name,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
             momentum: Vector3::zeros(),
-            omega: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -132,7 +121,7 @@ impl Buss {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
@@ -156,102 +145,55 @@ impl Buss {
     /// `R J⁻¹ Rᵀ v`.
     #[inline]
     fn apply_inverse_inertia(&self, r: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
-        r * self.body.body_angular_velocity(&(r.transpose() * v))
+        r * self.core.body.body_angular_velocity(&(r.transpose() * v))
     }
 }
 
-impl RotationalMethod for Buss {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(Buss, field name, 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for Buss {
     /// Stores the rotor as given and sets `L_0 = R(q_0) J ω_0`.
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        if state.q.norm_squared() == 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "state",
-                value: format!("{:?}", state.q),
-                expected: "a non-zero rotor".into(),
-            });
-        }
-        self.dt = dt;
-        self.t = state.t;
-        self.q = state.q;
-        self.momentum = rotate(&state.q, &self.body.body_momentum(&state.omega));
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
+        self.core.begin(state, dt)?;
+        self.momentum = rotate(&state.q, &self.core.body.body_momentum(&state.omega));
+        self.core.commit(dt, state.t, state.q, state.omega);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let r = Self::rotation(&self.q);
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega)?;
+        self.core.ensure_started()?;
+        let c = &self.core;
+        let dt = c.dt;
+        let r = Self::rotation(&c.q);
+        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
         let m = r * tau;
         let omega_lab = self.apply_inverse_inertia(&r, &self.momentum);
         let domega = self.apply_inverse_inertia(&r, &(m - omega_lab.cross(&self.momentum)));
         let omega_bar = omega_lab
             + (0.5 * dt) * domega
             + (self.coefficient * dt * dt) * domega.cross(&omega_lab);
-        let mut renormaliser = self.renormaliser;
-        let q = renormaliser.apply(exp_pure(&((0.5 * dt) * omega_bar)) * self.q);
+        let mut renormaliser = c.renormaliser;
+        let q = renormaliser.apply(exp_pure(&((0.5 * dt) * omega_bar)) * c.q);
         let momentum = self.momentum + dt * m;
         let r_next = Self::rotation(&q);
-        let omega = self
+        let omega = c
             .body
             .body_angular_velocity(&(r_next.transpose() * momentum));
-        let t = self.t + dt;
+        let t = c.t + dt;
         RotationalState::new(t, q, omega).check_finite("state")?;
         if !momentum.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.t = t;
-        self.q = q;
+        let c = &mut self.core;
+        c.t = t;
+        c.q = q;
+        c.omega = omega;
+        c.renormaliser = renormaliser;
         self.momentum = momentum;
-        self.omega = omega;
-        self.renormaliser = renormaliser;
         Ok(())
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        Ok(self.core.state())
     }
 }

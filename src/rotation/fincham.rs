@@ -1,13 +1,15 @@
 //! Fincham's rotational leapfrog (lab-frame angular momentum at half steps, a quaternion
 //! predictor–corrector), as the SPIRAL benchmark codes it.
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
 use super::body::RigidBody;
 use super::quaternion::{normalize, rotate, rotate_inverse, times_pure};
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
@@ -95,31 +97,19 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Fincham {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
+    /// The shared state and the end-of-step renormalisation; its `ω` is `ω_{n−½}` in the body
+    /// frame of `q_{n−1}` (of `q_0` after the start).
+    core: StepperCore,
     /// `L_{n−½}`, lab frame.
     momentum_half: Vector3<f64>,
-    /// `ω_{n−½}` in the body frame of `q_{n−1}` (of `q_0` after the start).
-    omega_half: Vector3<f64>,
-    started: bool,
 }
 
 impl Fincham {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::EVERY_STEP,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
+            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
             momentum_half: Vector3::zeros(),
-            omega_half: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -131,111 +121,71 @@ impl Fincham {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
 
     /// The lab-frame angular momentum `L_{n−½}` at `t_n − dt/2` the method carries.
     pub fn half_step_momentum(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.momentum_half)
+        (self.core.t - 0.5 * self.core.dt, self.momentum_half)
     }
 
     /// The lab torque `M = R(q_n) τ(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
     #[inline]
     fn lab_torque<T: TorqueField>(&self, torque: &mut T) -> Result<Vector3<f64>> {
-        let omega_guess = self
+        let c = &self.core;
+        let omega_guess = c
             .body
-            .body_angular_velocity(&rotate_inverse(&self.q, &self.momentum_half));
-        let tau = checked_torque(torque, self.t, &self.q, &omega_guess)?;
-        Ok(rotate(&self.q, &tau))
+            .body_angular_velocity(&rotate_inverse(&c.q, &self.momentum_half));
+        let tau = checked_torque(torque, c.t, &c.q, &omega_guess)?;
+        Ok(rotate(&c.q, &tau))
     }
 }
 
-impl RotationalMethod for Fincham {
-    fn name(&self) -> &str {
-        "fincham"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        true
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    /// `(t_n − dt/2, ω_{n−½})`, the body angular velocity of the last step (see the type's
-    /// documentation for the frame it is expressed in).
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_half)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(Fincham, "fincham", 1, true);
 
 impl<T: TorqueField> RotationalStepper<T> for Fincham {
     /// Normalises the rotor and sets `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        self.started = false;
+        self.core.begin(state, dt)?;
         let q = normalize(&state.q);
         let tau = checked_torque(torque, state.t, &q, &state.omega)?;
-        let body_half = self.body.body_momentum(&state.omega) - (0.5 * dt) * tau;
-        self.dt = dt;
-        self.t = state.t;
-        self.q = q;
+        let body = &self.core.body;
+        let body_half = body.body_momentum(&state.omega) - (0.5 * dt) * tau;
+        let omega_half = body.body_angular_velocity(&body_half);
         self.momentum_half = rotate(&q, &body_half);
-        self.omega_half = self.body.body_angular_velocity(&body_half);
-        self.renormaliser.reset();
-        self.started = true;
+        self.core.commit(dt, state.t, q, omega_half);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
+        self.core.ensure_started()?;
         let m = self.lab_torque(torque)?;
+        let c = &self.core;
+        let dt = c.dt;
         let momentum = self.momentum_half + (0.5 * dt) * m;
         let momentum_next = self.momentum_half + dt * m;
-        let omega = self
+        let omega = c
             .body
-            .body_angular_velocity(&rotate_inverse(&self.q, &momentum));
-        let omega_next = self
+            .body_angular_velocity(&rotate_inverse(&c.q, &momentum));
+        let omega_next = c
             .body
-            .body_angular_velocity(&rotate_inverse(&self.q, &momentum_next));
-        let q_mid = normalize(&(self.q + times_pure(&self.q, &omega) * (0.25 * dt)));
-        let mut renormaliser = self.renormaliser;
-        let q = renormaliser.apply(self.q + times_pure(&q_mid, &omega_next) * (0.5 * dt));
-        let t = self.t + dt;
+            .body_angular_velocity(&rotate_inverse(&c.q, &momentum_next));
+        let q_mid = normalize(&(c.q + times_pure(&c.q, &omega) * (0.25 * dt)));
+        let mut renormaliser = c.renormaliser;
+        let q = renormaliser.apply(c.q + times_pure(&q_mid, &omega_next) * (0.5 * dt));
+        let t = c.t + dt;
         RotationalState::new(t, q, omega_next).check_finite("state")?;
         if !momentum_next.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.t = t;
-        self.q = q;
+        let c = &mut self.core;
+        c.t = t;
+        c.q = q;
+        c.omega = omega_next;
+        c.renormaliser = renormaliser;
         self.momentum_half = momentum_next;
-        self.omega_half = omega_next;
-        self.renormaliser = renormaliser;
         Ok(())
     }
 
@@ -245,14 +195,13 @@ impl<T: TorqueField> RotationalStepper<T> for Fincham {
     /// # Errors
     /// The stepper was not started; a non-finite torque.
     fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
+        self.core.ensure_started()?;
         let m = self.lab_torque(torque)?;
-        let momentum = self.momentum_half + (0.5 * self.dt) * m;
-        let omega = self
+        let c = &self.core;
+        let momentum = self.momentum_half + (0.5 * c.dt) * m;
+        let omega = c
             .body
-            .body_angular_velocity(&rotate_inverse(&self.q, &momentum));
-        Ok(RotationalState::new(self.t, self.q, omega))
+            .body_angular_velocity(&rotate_inverse(&c.q, &momentum));
+        Ok(RotationalState::new(c.t, c.q, omega))
     }
 }

@@ -5,9 +5,11 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::RigidBody;
 use super::quaternion::{normalize, pure, rotate, rotation_matrix};
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
@@ -87,31 +89,18 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Johnson {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
-    dt: f64,
-    t: f64,
-    q: Quaternion<f64>,
+    /// The shared state (`ω_b,n = J⁻¹ R(q_n)ᵀ L_n`) and the end-of-step renormalisation.
+    core: StepperCore,
     /// `L_n`, lab frame.
     momentum: Vector3<f64>,
-    /// `ω_b,n = J⁻¹ R(q_n)ᵀ L_n`.
-    omega: Vector3<f64>,
-    started: bool,
 }
 
 impl Johnson {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::EVERY_STEP,
-            dt: 0.0,
-            t: 0.0,
-            q: Quaternion::identity(),
+            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
             momentum: Vector3::zeros(),
-            omega: Vector3::zeros(),
-            started: false,
         }
     }
 
@@ -123,7 +112,7 @@ impl Johnson {
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
     pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
         Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
+            core: self.core.with_renormalisation(policy)?,
             ..self
         })
     }
@@ -138,104 +127,55 @@ impl Johnson {
     fn rate(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
         let r = rotation_matrix(q);
         let omega_lab = r * self
+            .core
             .body
             .body_angular_velocity(&(r.transpose() * self.momentum));
         pure(&omega_lab) * q * 0.5
     }
 }
 
-impl RotationalMethod for Johnson {
-    fn name(&self) -> &str {
-        "johnson"
-    }
-
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
-    }
-
-    fn is_leapfrog(&self) -> bool {
-        false
-    }
-
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t, self.omega)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
+impl_rotational_method!(Johnson, "johnson", 1, false);
 
 impl<T: TorqueField> RotationalStepper<T> for Johnson {
     /// Normalises the rotor and sets `L_0 = R(q_0) J ω_0`.
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        if state.q.norm_squared() == 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "state",
-                value: format!("{:?}", state.q),
-                expected: "a non-zero rotor".into(),
-            });
-        }
+        self.core.begin(state, dt)?;
         let q = normalize(&state.q);
-        self.dt = dt;
-        self.t = state.t;
-        self.q = q;
-        self.momentum = rotate(&q, &self.body.body_momentum(&state.omega));
-        self.omega = state.omega;
-        self.renormaliser.reset();
-        self.started = true;
+        self.momentum = rotate(&q, &self.core.body.body_momentum(&state.omega));
+        self.core.commit(dt, state.t, q, state.omega);
         Ok(())
     }
 
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let q0 = self.q;
+        self.core.ensure_started()?;
+        let dt = self.core.dt;
+        let q0 = self.core.q;
         let k1 = self.rate(&q0);
         let k2 = self.rate(&(q0 + k1 * (0.5 * dt)));
         let k3 = self.rate(&(q0 + k2 * (0.5 * dt)));
         let k4 = self.rate(&(q0 + k3 * dt));
-        let mut renormaliser = self.renormaliser;
+        let mut renormaliser = self.core.renormaliser;
         let q = renormaliser.apply(q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0));
-        let t = self.t + dt;
+        let t = self.core.t + dt;
         let r = rotation_matrix(&q);
-        let omega_old = self
-            .body
-            .body_angular_velocity(&(r.transpose() * self.momentum));
+        let body = &self.core.body;
+        let omega_old = body.body_angular_velocity(&(r.transpose() * self.momentum));
         let tau = checked_torque(torque, t, &q, &omega_old)?;
         let momentum = self.momentum + dt * (r * tau);
-        let omega = self.body.body_angular_velocity(&(r.transpose() * momentum));
+        let omega = body.body_angular_velocity(&(r.transpose() * momentum));
         RotationalState::new(t, q, omega).check_finite("state")?;
         if !momentum.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.t = t;
-        self.q = q;
+        self.core.t = t;
+        self.core.q = q;
+        self.core.omega = omega;
+        self.core.renormaliser = renormaliser;
         self.momentum = momentum;
-        self.omega = omega;
-        self.renormaliser = renormaliser;
         Ok(())
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(RotationalState::new(self.t, self.q, self.omega))
+        Ok(self.core.state())
     }
 }

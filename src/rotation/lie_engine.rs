@@ -5,12 +5,11 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::RigidBody;
 use super::stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_step_size,
-    not_started,
+    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start, not_started,
 };
 use super::torque::TorqueField;
 use crate::engine::{Method, Stats, Step};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
@@ -146,10 +145,7 @@ where
     M: for<'a> Step<BodyLieOde<'a, T>, State = BodyState, Scalar = f64>,
 {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
+        check_start(state, dt)?;
         let q = UnitQuat::from_quaternion_normalized(state.q)?;
         self.y = Some(Product(q, Rn(state.omega)));
         self.dt = dt;

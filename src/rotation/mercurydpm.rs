@@ -7,7 +7,7 @@ use nalgebra::{Matrix3, Quaternion, Vector3};
 use super::body::RigidBody;
 use super::quaternion::{normalize, rotation_matrix};
 use super::stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_step_size,
+    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start,
     checked_torque, not_started,
 };
 use super::torque::TorqueField;
@@ -243,17 +243,7 @@ impl<T: TorqueField> RotationalStepper<T> for MercuryDpm {
     /// Normalises the rotor, sets `D_0 = R(q_0)ᵀ` and
     /// `ω_{−½} = D_0ᵀ (ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0)))`.
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
-        if state.q.norm_squared() == 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "state",
-                value: format!("{:?}", state.q),
-                expected: "a non-zero rotor".into(),
-            });
-        }
+        check_start(state, dt)?;
         self.started = false;
         let q = normalize(&state.q);
         let tau = checked_torque(torque, state.t, &q, &state.omega)?;

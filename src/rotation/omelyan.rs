@@ -12,7 +12,7 @@ use super::body::RigidBody;
 use super::quaternion::times_pure;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started,
+    check_start, checked_torque, not_started,
 };
 use super::torque::TorqueField;
 use crate::error::{Error, Result};
@@ -112,10 +112,7 @@ where
     T: TorqueField,
     F: FnOnce(&RigidBody, &Vector3<f64>, &Vector3<f64>) -> Vector3<f64>,
 {
-    check_step_size(dt)?;
-    state
-        .check_finite("state")
-        .map_err(|_| Error::NonFinite { name: "state" })?;
+    check_start(state, dt)?;
     let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
     let omega_half = map(body, &state.omega, &tau);
     RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;

@@ -220,6 +220,29 @@ pub trait RotationalStepper<T: TorqueField>: RotationalMethod {
     fn state(&mut self, torque: &mut T) -> Result<RotationalState>;
 }
 
+/// The checks every [`RotationalStepper::start`] makes: the step size, a finite state and a
+/// non-zero rotor (no rotation; the exponential updates would carry `q = 0` forever and the
+/// normalising ones divide by zero).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
+/// [`Error::NonFinite`] naming `state` for a non-finite state; [`Error::InvalidParameter`]
+/// naming `state` for a zero rotor.
+pub fn check_start(state: &RotationalState, dt: f64) -> Result<()> {
+    check_step_size(dt)?;
+    state
+        .check_finite("state")
+        .map_err(|_| Error::NonFinite { name: "state" })?;
+    if state.q.norm_squared() == 0.0 {
+        return Err(Error::InvalidParameter {
+            name: "state",
+            value: format!("{:?}", state.q),
+            expected: "a non-zero rotor".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Checks a step size.
 ///
 /// # Errors
@@ -342,12 +365,11 @@ impl StepperCore {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
-    /// [`Error::NonFinite`] naming `state` for a non-finite state.
+    /// [`Error::NonFinite`] naming `state` for a non-finite state;
+    /// [`Error::InvalidParameter`] naming `state` for a zero rotor (no rotation, and no method
+    /// can recover one from it).
     pub fn begin(&mut self, state: &RotationalState, dt: f64) -> Result<()> {
-        check_step_size(dt)?;
-        state
-            .check_finite("state")
-            .map_err(|_| Error::NonFinite { name: "state" })?;
+        check_start(state, dt)?;
         self.started = false;
         self.renormaliser.reset();
         Ok(())
@@ -442,12 +464,24 @@ impl StepperCore {
 // Implements `RotationalMethod` for a stepper type that keeps its state in a field
 // `core: StepperCore`: `impl_rotational_method!(Type, "name", evaluations, leapfrog)`, where
 // `evaluations` is the torque evaluations per step and `leapfrog` a `bool` expression (for a
-// leapfrog method `angular_velocity` reports `(t_n − dt/2, ω_{n−½})`). Crate-private.
+// leapfrog method `angular_velocity` reports `(t_n − dt/2, ω_{n−½})`);
+// `impl_rotational_method!(Type, field name_field, …)` takes the name from a `&'static str`
+// field instead. Crate-private.
 macro_rules! impl_rotational_method {
+    ($ty:ty, field $field:ident, $evaluations:expr, $leapfrog:expr) => {
+        $crate::rotation::stepper::impl_rotational_method!(
+            @impl $ty, |s: &$ty| -> &'static str { s.$field }, $evaluations, $leapfrog
+        );
+    };
     ($ty:ty, $name:expr, $evaluations:expr, $leapfrog:expr) => {
+        $crate::rotation::stepper::impl_rotational_method!(
+            @impl $ty, |_: &$ty| -> &'static str { $name }, $evaluations, $leapfrog
+        );
+    };
+    (@impl $ty:ty, $name_of:expr, $evaluations:expr, $leapfrog:expr) => {
         impl $crate::rotation::stepper::RotationalMethod for $ty {
             fn name(&self) -> &str {
-                $name
+                ($name_of)(self)
             }
 
             fn torque_evaluations_per_step(&self) -> usize {
