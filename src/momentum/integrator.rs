@@ -280,55 +280,35 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
             ImplicitEngine::new(tableau, truncation, solver, options)
         };
         let forward = || MuntheKaas::<MomentumState>::new(&EULER);
-        let trap = || -> Result<_> {
-            Ok(
-                Composition::new(forward()?, 0.5, implicit(&BACKWARD_EULER, None)?, 0.5)?
-                    .with_order(2),
-            )
+        // fE(h/2) then bE(h/2), and bE(h/2) then fE(h/2): second order by symmetry.
+        let trap = || -> Result<Engine> {
+            let c = Composition::new(forward()?, 0.5, implicit(&BACKWARD_EULER, None)?, 0.5)?;
+            Ok(Engine::tableau(TableauEngine::ExplicitThenImplicit(
+                c.with_order(2),
+            )))
         };
-        let mid = || -> Result<_> {
-            Ok(
-                Composition::new(implicit(&BACKWARD_EULER, None)?, 0.5, forward()?, 0.5)?
-                    .with_order(2),
-            )
+        let mid = || -> Result<Engine> {
+            let c = Composition::new(implicit(&BACKWARD_EULER, None)?, 0.5, forward()?, 0.5)?;
+            Ok(Engine::tableau(TableauEngine::ImplicitThenExplicit(
+                c.with_order(2),
+            )))
         };
+        let one_method = |tableau: &ButcherTableau, truncation| -> Result<Engine> {
+            Ok(Engine::tableau(TableauEngine::Implicit(implicit(
+                tableau, truncation,
+            )?)))
+        };
+        use MomentumForm::{Body, Spatial};
         let (form, engine) = match method {
-            KryslMethod::Trap => (
-                MomentumForm::Body,
-                Engine::tableau(TableauEngine::ExplicitThenImplicit(trap()?)),
-            ),
-            KryslMethod::Imid => (
-                MomentumForm::Body,
-                Engine::tableau(TableauEngine::ImplicitThenExplicit(mid()?)),
-            ),
-            KryslMethod::TrapM => (
-                MomentumForm::Spatial,
-                Engine::tableau(TableauEngine::ExplicitThenImplicit(trap()?)),
-            ),
-            KryslMethod::ImidM => (
-                MomentumForm::Spatial,
-                Engine::tableau(TableauEngine::ImplicitThenExplicit(mid()?)),
-            ),
-            KryslMethod::ImidMMk => (
-                MomentumForm::Spatial,
-                Engine::tableau(TableauEngine::Implicit(implicit(&IMPLICIT_MIDPOINT, None)?)),
-            ),
-            KryslMethod::BbTrap => (
-                MomentumForm::Spatial,
-                Engine::tableau(TableauEngine::Implicit(implicit(
-                    &TRAPEZOID,
-                    Some(Truncation::Identity),
-                )?)),
-            ),
-            KryslMethod::BbTrapWd => (
-                MomentumForm::Spatial,
-                Engine::tableau(TableauEngine::Implicit(implicit(
-                    &TRAPEZOID,
-                    Some(Truncation::Exact),
-                )?)),
-            ),
-            KryslMethod::Swc1 => (MomentumForm::Spatial, Engine::Swc1),
-            KryslMethod::Akw => (MomentumForm::Body, Engine::Akw),
+            KryslMethod::Trap => (Body, trap()?),
+            KryslMethod::Imid => (Body, mid()?),
+            KryslMethod::TrapM => (Spatial, trap()?),
+            KryslMethod::ImidM => (Spatial, mid()?),
+            KryslMethod::ImidMMk => (Spatial, one_method(&IMPLICIT_MIDPOINT, None)?),
+            KryslMethod::BbTrap => (Spatial, one_method(&TRAPEZOID, Some(Truncation::Identity))?),
+            KryslMethod::BbTrapWd => (Spatial, one_method(&TRAPEZOID, Some(Truncation::Exact))?),
+            KryslMethod::Swc1 => (Spatial, Engine::Swc1),
+            KryslMethod::Akw => (Body, Engine::Akw),
         };
         Ok(Self::assemble(
             method.name().to_string(),

@@ -76,8 +76,7 @@ use crate::error::Result;
 pub struct Spiral {
     /// The shared state (`ω_n`) and the end-of-step renormalisation.
     core: StepperCore,
-    map: EulerSsprk3,
-    /// `map` for the body and `dt`, set by `start`.
+    /// [`EulerSsprk3`] for the body and `dt`, set by `start`.
     step_map: FixedStepSsprk3,
 }
 
@@ -86,7 +85,6 @@ impl Spiral {
     pub fn new(body: RigidBody) -> Self {
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
-            map: EulerSsprk3::new(),
             step_map: EulerSsprk3::new().with_step(&body, 0.0),
         }
     }
@@ -110,7 +108,7 @@ impl_rotational_method!(Spiral, "spiral", 1, false);
 impl<T: TorqueField> RotationalStepper<T> for Spiral {
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.start(state, dt)?;
-        self.step_map = self.map.with_step(&self.core.body, dt);
+        self.step_map = EulerSsprk3::new().with_step(&self.core.body, dt);
         Ok(())
     }
 

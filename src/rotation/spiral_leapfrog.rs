@@ -304,8 +304,7 @@ fn add_torque(
 pub struct SpiralLeapfrog {
     /// The shared state (carrying `ω_{n−½}`) and the end-of-step renormalisation.
     core: StepperCore,
-    map: EulerSsprk3,
-    /// `map` for the body and `dt`, set by `start`.
+    /// [`EulerSsprk3`] for the body and `dt`, set by `start`.
     step_map: FixedStepSsprk3,
 }
 
@@ -314,7 +313,6 @@ impl SpiralLeapfrog {
     pub fn new(body: RigidBody) -> Self {
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
-            map: EulerSsprk3::new(),
             step_map: EulerSsprk3::new().with_step(&body, 0.0),
         }
     }
@@ -339,12 +337,10 @@ impl<T: TorqueField> RotationalStepper<T> for SpiralLeapfrog {
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        let omega_half = self
-            .map
-            .advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
+        let omega_half = EulerSsprk3::new().advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
         RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
         self.core.commit(dt, state.t, state.q, omega_half);
-        self.step_map = self.map.with_step(&self.core.body, dt);
+        self.step_map = EulerSsprk3::new().with_step(&self.core.body, dt);
         Ok(())
     }
 
