@@ -45,12 +45,12 @@ pub struct HairerRow {
 
 fn run<M: AdaptiveMethod<Const<N>>, P: VectorOde<f64, N>, const N: usize>(
     mut method: M,
-    problem: P,
+    mut problem: P,
     y0: SVector<f64, N>,
     t_end: f64,
     dense: bool,
 ) -> Result<(M, Stats, [f64; 2])> {
-    let mut system = VectorSystem(problem);
+    let mut system = VectorSystem(&mut problem);
     let mut stats = Stats::default();
     method.start(&mut system, 0.0, &y0, t_end, &mut stats)?;
     loop {

@@ -10,6 +10,7 @@
 )]
 
 pub mod adaptive;
+pub mod body;
 pub mod csv;
 pub mod engine;
 pub mod error;
@@ -27,6 +28,7 @@ pub mod plot;
 pub mod problems;
 pub mod reproduce;
 pub mod rotation;
+pub mod stepper;
 pub mod tableau;
 pub mod tour;
 

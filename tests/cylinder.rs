@@ -5,6 +5,7 @@
 use lieode::Error;
 use lieode::adaptive::integrate_vector;
 use lieode::adaptive::{ControllerParameters, Dop853, IntegrateOptions, Tolerances};
+use lieode::body::quaternion::times_pure;
 use lieode::engine::{LieOde, MuntheKaas};
 use lieode::integrate::{Record, integrate_fixed};
 use lieode::lie::product::Product;
@@ -16,7 +17,6 @@ use lieode::problems::cylinder::{
     averaged_error, benchmark_errors, benchmark_step_sizes, dcm_relative_error, matrix_one_norm,
     relative_l1_error,
 };
-use lieode::rotation::quaternion::times_pure;
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::{
     ConstantBodyTorque, DirectEuler, Renormalisation, RigidBody, RotationalMethod, RotationalState,

@@ -12,6 +12,7 @@
 //! ambient quaternion ODE, never by the code under test. Each test prints what it measures.
 
 use lieode::Error;
+use lieode::body::quaternion::{normalize, rotation_matrix};
 use lieode::engine::NonlinearOptions;
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
@@ -23,7 +24,6 @@ use lieode::momentum::{
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
-use lieode::rotation::quaternion::{normalize, rotation_matrix};
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::{LabTorque, RigidBody, RotationalState};
 use lieode::tableau::ButcherTableau;

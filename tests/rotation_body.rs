@@ -1,8 +1,8 @@
 //! The rigid-body model: validation of the inertia, diagonalisation of a general tensor, Euler's
 //! equations, energy and momentum, and the body/lab conversions.
 
-use lieode::rotation::body::{body_angular_velocity, lab_angular_velocity};
-use lieode::rotation::quaternion::{exp_pure, rotation_matrix};
+use lieode::body::quaternion::{exp_pure, rotation_matrix};
+use lieode::body::{body_angular_velocity, lab_angular_velocity};
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::{NoTorque, RigidBody, RotationalState};
 use nalgebra::{Matrix3, Quaternion, Vector3};

@@ -4,13 +4,13 @@
 //! bad input.
 
 use lieode::Error;
+use lieode::body::quaternion::{normalize, rotate, rotate_inverse, rotation_matrix};
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::reproduce::spiral::{SPIRAL_METHODS, spiral_stepper};
 use lieode::rotation::buss::Buss;
 use lieode::rotation::fincham::Fincham;
 use lieode::rotation::johnson::Johnson;
 use lieode::rotation::mercurydpm::{MercuryDpm, dcm_relative_error, lab_to_body};
-use lieode::rotation::quaternion::{normalize, rotate, rotate_inverse, rotation_matrix};
 use lieode::rotation::reference::{ambient_rhs, reference_solution};
 use lieode::rotation::rk4::Rk4;
 use lieode::rotation::velocity_verlet::VelocityVerlet;

@@ -4,13 +4,13 @@
 //! the start, and `Every(0)` is rejected.
 
 use lieode::Error;
+use lieode::body::quaternion::{normalize, rotate};
 use lieode::rotation::buss::Buss;
 use lieode::rotation::direct_euler::DirectEuler;
 use lieode::rotation::fincham::Fincham;
 use lieode::rotation::johnson::Johnson;
 use lieode::rotation::mercurydpm::MercuryDpm;
 use lieode::rotation::omelyan::Omelyan;
-use lieode::rotation::quaternion::{normalize, rotate};
 use lieode::rotation::rk4::Rk4;
 use lieode::rotation::spiral::Spiral;
 use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;

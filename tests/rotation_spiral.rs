@@ -3,10 +3,10 @@
 //! SPIRAL's ω map against the SSPRK3 engine, leapfrog bookkeeping and bad input.
 
 use lieode::Error;
+use lieode::body::quaternion::rotate;
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::order::observed_order;
 use lieode::rotation::omelyan::Omelyan;
-use lieode::rotation::quaternion::rotate;
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::spiral::Spiral;
 use lieode::rotation::spiral_leapfrog::{EulerSsprk3, SpiralLeapfrog};

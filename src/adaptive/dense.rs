@@ -8,6 +8,8 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
+use crate::stepper::Piece;
+
 /// A polynomial on `[t0, t1]` given by its values at Chebyshev points of the second kind,
 /// `t_j = (t0 + t1)/2 + (t1 − t0)/2 · cos(jπ/d)`, `j = 0 … d` (so `t_0 = t1`, `t_d = t0`).
 #[derive(Debug, Clone, PartialEq)]
@@ -96,5 +98,18 @@ where
             (self.t1, self.t0)
         };
         (lo..=hi).contains(&t)
+    }
+}
+
+impl<D: DimName> Piece for DenseSegment<D>
+where
+    DefaultAllocator: Allocator<D>,
+{
+    type State = OVector<f64, D>;
+    fn span(&self) -> (f64, f64) {
+        (self.t0, self.t1)
+    }
+    fn eval(&self, t: f64) -> OVector<f64, D> {
+        DenseSegment::eval(self, t)
     }
 }

@@ -23,52 +23,57 @@ use nalgebra::{DefaultAllocator, OVector, allocator::Allocator};
 
 use super::dense::DenseSegment;
 use super::{AdaptiveMethod, StepReport, System};
-use crate::engine::Stats;
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Side, Truncation};
 use crate::ode::LieOde;
+use crate::stepper::{Piece, Span, Stats, Stepper, not_started};
 
 type Coords<G> = OVector<f64, AlgebraDim<G>>;
 
-/// The local-coordinate vector field `θ' = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y_n))` of one step, seen as a
-/// [`System`].
+/// The frame of one lifted step: the base `y_n`, the side and truncation of `dexp⁻¹`, and the
+/// last generator value evaluated (the FSAL stage of a step is its last evaluation).
 #[derive(Debug, Clone)]
-pub struct LieSystem<G: LieGroup<Scalar = f64>, P>
+struct LieFrame<G: LieGroup<Scalar = f64>>
 where
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
-    problem: P,
     side: Side,
     truncation: Truncation,
     base: G,
-    /// The last `(t, θ, ξ)` evaluated: the FSAL stage of a step is its last evaluation.
+    /// The last `(t, θ, ξ)` evaluated.
     cache: Option<(f64, Coords<G>, G::Algebra)>,
 }
 
-impl<G: LieGroup<Scalar = f64>, P: LieOde<G>> LieSystem<G, P>
+impl<G: LieGroup<Scalar = f64>> LieFrame<G>
 where
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
-    fn new(problem: P, base: G, truncation: Truncation) -> Self {
-        let side = problem.side();
-        Self {
-            problem,
-            side,
-            truncation,
-            base,
-            cache: None,
-        }
-    }
-
     /// The group state at local coordinates `θ`.
     fn point(&self, theta: &Coords<G>) -> G {
         self.base
             .exp_update(self.side, &G::Algebra::from_coords(theta))
     }
+}
 
+/// The local-coordinate vector field `θ' = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y_n))` of one step, seen as a
+/// [`System`]: a borrowed problem in a borrowed frame.
+#[derive(Debug)]
+pub struct LieSystem<'a, G: LieGroup<Scalar = f64>, P: ?Sized>
+where
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    problem: &'a mut P,
+    frame: &'a mut LieFrame<G>,
+}
+
+impl<G: LieGroup<Scalar = f64>, P: LieOde<G> + ?Sized> LieSystem<'_, G, P>
+where
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
     /// `ξ(t, exp(θ)·y_n)` from the cache or by a (counted) evaluation.
     fn generator(&mut self, t: f64, theta: &Coords<G>, stats: &mut Stats) -> Result<G::Algebra> {
         if let Some((_, _, xi)) = self
+            .frame
             .cache
             .iter()
             .rev()
@@ -77,7 +82,7 @@ where
             return Ok(*xi);
         }
         stats.rhs_evaluations += 1;
-        let y = self.point(theta);
+        let y = self.frame.point(theta);
         let xi = self.problem.generator(t, &y);
         if !xi.is_finite() {
             return Err(Error::NonFiniteState {
@@ -85,12 +90,12 @@ where
                 t,
             });
         }
-        self.cache = Some((t, theta.clone(), xi));
+        self.frame.cache = Some((t, theta.clone(), xi));
         Ok(xi)
     }
 }
 
-impl<G: LieGroup<Scalar = f64>, P: LieOde<G>> System<AlgebraDim<G>> for LieSystem<G, P>
+impl<G: LieGroup<Scalar = f64>, P: LieOde<G> + ?Sized> System<AlgebraDim<G>> for LieSystem<'_, G, P>
 where
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
@@ -98,10 +103,10 @@ where
         // A cached value costs nothing; count only real evaluations (inside `generator`).
         let xi = self.generator(t, theta, stats)?;
         let k = G::dexp_inv_on(
-            self.side,
+            self.frame.side,
             &G::Algebra::from_coords(theta),
             &xi,
-            self.truncation,
+            self.frame.truncation,
         );
         Ok(k.to_coords())
     }
@@ -109,93 +114,135 @@ where
     /// The size of coordinate `i` of the group state `exp(θ)·y_n`
     /// ([`LieGroup::coordinate_magnitude_at`]: no exponential on rotation groups).
     fn magnitude(&self, theta: &Coords<G>, i: usize) -> f64 {
-        self.base
-            .coordinate_magnitude_at(self.side, &G::Algebra::from_coords(theta), i)
+        self.frame
+            .base
+            .coordinate_magnitude_at(self.frame.side, &G::Algebra::from_coords(theta), i)
     }
 }
 
-/// Step-by-step adaptive integration on a Lie group with any [`AdaptiveMethod`] lifted through
-/// local coordinates.
+/// Adaptive integration on a Lie group with any [`AdaptiveMethod`] lifted through local
+/// coordinates, as a [`Stepper`]: give it to [`crate::integrate::integrate`], or drive it
+/// yourself with `start`, `step`, `state` (the problem is passed to each call).
+///
+/// It needs an adaptive [`Span`] ([`Span::new`]).
 #[derive(Debug, Clone)]
-pub struct LieStepper<M, P, G: LieGroup<Scalar = f64>>
+pub struct LieStepper<M, G: LieGroup<Scalar = f64>>
 where
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
     method: M,
-    system: LieSystem<G, P>,
+    truncation: Truncation,
+    frame: Option<LieFrame<G>>,
     stats: Stats,
     /// The base `y_n` of the last step (its dense output is relative to it).
-    last_base: G,
-    /// The current state `y_{n+1}`.
-    current: G,
+    last_base: Option<G>,
     time: f64,
     rebase_pending: bool,
     dense_ready: bool,
 }
 
-impl<M, P, G> LieStepper<M, P, G>
+impl<M, G> LieStepper<M, G>
 where
     G: LieGroup<Scalar = f64>,
-    P: LieOde<G>,
     M: AdaptiveMethod<AlgebraDim<G>>,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
-    /// Starts at `(t0, y0)` towards `t_end`, with the exact `dexp⁻¹`.
-    ///
-    /// # Errors
-    /// As [`AdaptiveMethod::start`]; [`Error::NonFinite`] for a non-finite `y0`.
-    pub fn new(method: M, problem: P, t0: f64, y0: G, t_end: f64) -> Result<Self> {
-        Self::with_truncation(method, problem, t0, y0, t_end, Truncation::Exact)
+    /// The method `method` lifted with the exact `dexp⁻¹`, not started.
+    pub fn new(method: M) -> Self {
+        Self::with_truncation(method, Truncation::Exact)
     }
 
     /// As [`LieStepper::new`] with another evaluation of `dexp⁻¹` (a method of order `p` needs
     /// at least [`Truncation::for_order`]`(p)`).
+    pub fn with_truncation(method: M, truncation: Truncation) -> Self {
+        Self {
+            method,
+            truncation,
+            frame: None,
+            stats: Stats::default(),
+            last_base: None,
+            time: f64::NAN,
+            rebase_pending: false,
+            dense_ready: false,
+        }
+    }
+
+    /// The method.
+    pub fn method(&self) -> &M {
+        &self.method
+    }
+
+    fn frame(&mut self) -> Result<&mut LieFrame<G>> {
+        self.frame.as_mut().ok_or_else(not_started)
+    }
+}
+
+impl<M, P, G> Stepper<P> for LieStepper<M, G>
+where
+    G: LieGroup<Scalar = f64>,
+    P: LieOde<G> + ?Sized,
+    M: AdaptiveMethod<AlgebraDim<G>>,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    type State = G;
+    type Segment = LieSegment<G>;
+
+    fn name(&self) -> &str {
+        self.method.name()
+    }
+
+    /// Starts at `(span.t0(), y0)` towards `span.t_end()` at `θ = 0`.
     ///
     /// # Errors
-    /// As [`LieStepper::new`].
-    pub fn with_truncation(
-        mut method: M,
-        problem: P,
-        t0: f64,
-        y0: G,
-        t_end: f64,
-        truncation: Truncation,
-    ) -> Result<Self> {
+    /// As [`AdaptiveMethod::start`]; [`Error::NonFinite`] naming `y0` for a non-finite `y0`;
+    /// [`Error::InvalidParameter`] naming `span` for a fixed-step span.
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &G) -> Result<()> {
         if !y0.is_finite() {
             return Err(Error::NonFinite { name: "y0" });
         }
-        let mut system = LieSystem::new(problem, y0, truncation);
-        let mut stats = Stats::default();
+        let t_end = span.adaptive_end()?;
+        let mut frame = LieFrame {
+            side: problem.side(),
+            truncation: self.truncation,
+            base: *y0,
+            cache: None,
+        };
+        self.stats = Stats::default();
         let zero = Coords::<G>::zeros();
-        method.start(&mut system, t0, &zero, t_end, &mut stats)?;
-        Ok(Self {
-            method,
-            system,
-            stats,
-            last_base: y0,
-            current: y0,
-            time: t0,
-            rebase_pending: false,
-            dense_ready: false,
-        })
+        let mut system = LieSystem {
+            problem,
+            frame: &mut frame,
+        };
+        self.method
+            .start(&mut system, span.t0(), &zero, t_end, &mut self.stats)?;
+        self.frame = Some(frame);
+        self.last_base = Some(*y0);
+        self.time = span.t0();
+        self.rebase_pending = false;
+        self.dense_ready = false;
+        Ok(())
     }
 
     /// One accepted step.
     ///
     /// # Errors
     /// As [`AdaptiveMethod::step`]; [`Error::NonFiniteState`] for a non-finite group state.
-    pub fn step(&mut self) -> Result<StepReport> {
-        if self.rebase_pending {
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        let time = self.time;
+        let rebase = self.rebase_pending;
+        let frame = self.frame.as_mut().ok_or_else(not_started)?;
+        let mut system = LieSystem { problem, frame };
+        if rebase {
             // θ restarts at 0 on the new base; its derivative there is ξ(t, y_{n+1}) itself.
             let zero = Coords::<G>::zeros();
-            let xi = self.system.generator(self.time, &zero, &mut self.stats)?;
+            let xi = system.generator(time, &zero, &mut self.stats)?;
             self.method.rebase(zero, xi.to_coords());
             self.rebase_pending = false;
         }
         self.dense_ready = false;
-        let report = self.method.step(&mut self.system, &mut self.stats)?;
+        let report = self.method.step(&mut system, &mut self.stats)?;
         let (t1, theta) = self.method.current();
-        let y1 = self.system.point(theta);
+        let y1 = system.frame.point(theta);
         if !y1.is_finite() {
             return Err(Error::NonFiniteState {
                 what: "state",
@@ -203,74 +250,66 @@ where
             });
         }
         // Re-key the cached generator value from θ on the old base to θ = 0 on the new one.
-        let theta = theta.clone();
-        self.system.cache = match self.system.cache.take() {
-            Some((tc, th, xi)) if tc == t1 && th == theta => Some((t1, Coords::<G>::zeros(), xi)),
+        let frame = system.frame;
+        frame.cache = match frame.cache.take() {
+            Some((tc, th, xi)) if tc == t1 && th == *theta => Some((t1, Coords::<G>::zeros(), xi)),
             _ => None,
         };
-        self.last_base = self.system.base;
-        self.system.base = y1;
-        self.current = y1;
+        self.last_base = Some(frame.base);
+        frame.base = y1;
         self.time = t1;
         self.rebase_pending = true;
         Ok(report)
     }
 
-    /// Prepares dense output for the last step.
-    ///
-    /// # Errors
-    /// As [`AdaptiveMethod::prepare_dense`].
-    pub fn prepare_dense(&mut self) -> Result<()> {
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn state(&mut self, _problem: &mut P) -> Result<G> {
+        Ok(self.frame()?.base)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {
         if !self.dense_ready {
+            let last_base = self.last_base.ok_or_else(not_started)?;
+            let frame = self.frame.as_mut().ok_or_else(not_started)?;
             // The method's extra stages are relative to the last step's base.
-            let new_base = self.system.base;
-            self.system.base = self.last_base;
-            let saved = self.system.cache.take();
-            let out = self.method.prepare_dense(&mut self.system, &mut self.stats);
-            self.system.base = new_base;
-            self.system.cache = saved;
+            let new_base = frame.base;
+            frame.base = last_base;
+            let saved = frame.cache.take();
+            let out = self
+                .method
+                .prepare_dense(&mut LieSystem { problem, frame }, &mut self.stats);
+            let frame = self.frame.as_mut().ok_or_else(not_started)?;
+            frame.base = new_base;
+            frame.cache = saved;
             out?;
             self.dense_ready = true;
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// The dense output `exp(θ(t))·y_n` in the last step (after [`LieStepper::prepare_dense`]).
-    pub fn dense(&self, t: f64) -> G {
+    /// The dense output `exp(θ(t))·y_n` in the last step.
+    fn dense(&self, t: f64) -> Option<G> {
+        let (frame, base) = (self.frame.as_ref()?, self.last_base?);
         let theta = self.method.dense(t);
-        self.last_base
-            .exp_update(self.system.side, &G::Algebra::from_coords(&theta))
+        Some(base.exp_update(frame.side, &G::Algebra::from_coords(&theta)))
     }
 
-    /// The last step's dense output, stored method-independently.
-    pub fn segment(&self, t0: f64, t1: f64) -> LieSegment<G> {
-        LieSegment {
+    fn segment(&self, t0: f64, t1: f64) -> Option<LieSegment<G>> {
+        let (frame, base) = (self.frame.as_ref()?, self.last_base?);
+        Some(LieSegment {
             coordinates: DenseSegment::sample(t0, t1, self.method.dense_degree(), |t| {
                 self.method.dense(t)
             }),
-            base: self.last_base,
-            side: self.system.side,
-        }
-    }
-
-    /// The current time and state.
-    pub fn current(&self) -> (f64, G) {
-        (self.time, self.current)
-    }
-
-    /// The work done so far.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
-    }
-
-    /// The problem, for changes between steps.
-    pub fn problem_mut(&mut self) -> &mut P {
-        &mut self.system.problem
-    }
-
-    /// The method.
-    pub fn method(&self) -> &M {
-        &self.method
+            base,
+            side: frame.side,
+        })
     }
 }
 
@@ -297,5 +336,18 @@ where
         let theta = self.coordinates.eval(t);
         self.base
             .exp_update(self.side, &G::Algebra::from_coords(&theta))
+    }
+}
+
+impl<G: LieGroup<Scalar = f64>> Piece for LieSegment<G>
+where
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    type State = G;
+    fn span(&self) -> (f64, f64) {
+        (self.coordinates.t0, self.coordinates.t1)
+    }
+    fn eval(&self, t: f64) -> G {
+        LieSegment::eval(self, t)
     }
 }

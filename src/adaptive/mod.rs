@@ -19,9 +19,7 @@ pub mod dense;
 pub mod dop853;
 pub mod dopri5;
 pub mod embedded;
-pub mod events;
 pub mod hairer;
-pub mod integrate;
 pub mod lie;
 pub mod odex;
 mod run_state;
@@ -34,10 +32,6 @@ pub use dense::DenseSegment;
 pub use dop853::Dop853;
 pub use dopri5::Dopri5;
 pub use embedded::EmbeddedRk;
-pub use events::{Direction, Event, EventFn, EventHit};
-pub use integrate::{
-    AdaptiveSolution, IntegrateOptions, StopReason, integrate_lie, integrate_vector,
-};
 pub use lie::{LieSegment, LieStepper, LieSystem};
 pub use odex::{Odex, OdexParameters};
 pub use tolerance::Tolerances;
@@ -45,8 +39,8 @@ pub use vector::{VectorStepper, VectorSystem};
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
-use crate::engine::Stats;
 use crate::error::Result;
+use crate::stepper::Stats;
 
 /// The right-hand side an adaptive method integrates, `x' = F(t, x)` on `ℝᴰ`, together with the
 /// size of each component used in relative error tests.
@@ -68,16 +62,7 @@ where
     }
 }
 
-/// What one accepted step did.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StepReport {
-    /// Start of the step.
-    pub t_start: f64,
-    /// End of the step (the method's new time).
-    pub t_end: f64,
-    /// Whether this step reached the end of the integration interval.
-    pub finished: bool,
-}
+pub use crate::stepper::StepReport;
 
 /// An adaptive one-step method advancing one accepted step at a time.
 pub trait AdaptiveMethod<D: DimName>

@@ -5,15 +5,16 @@ use nalgebra::{Const, SVector};
 use super::dense::DenseSegment;
 use super::hairer::all_finite;
 use super::{AdaptiveMethod, StepReport, System};
-use crate::engine::Stats;
 use crate::error::{Error, Result};
 use crate::ode::VectorOde;
+use crate::stepper::{Span, Stats, Stepper};
 
-/// A [`VectorOde`] seen as a [`System`]: counts evaluations and rejects non-finite values.
-#[derive(Debug, Clone)]
-pub struct VectorSystem<P>(pub P);
+/// A borrowed [`VectorOde`] seen as a [`System`]: counts evaluations and rejects non-finite
+/// values.
+#[derive(Debug)]
+pub struct VectorSystem<'a, P: ?Sized>(pub &'a mut P);
 
-impl<P: VectorOde<f64, N>, const N: usize> System<Const<N>> for VectorSystem<P> {
+impl<P: VectorOde<f64, N> + ?Sized, const N: usize> System<Const<N>> for VectorSystem<'_, P> {
     #[inline(always)]
     fn eval(&mut self, t: f64, x: &SVector<f64, N>, stats: &mut Stats) -> Result<SVector<f64, N>> {
         stats.rhs_evaluations += 1;
@@ -29,99 +30,120 @@ impl<P: VectorOde<f64, N>, const N: usize> System<Const<N>> for VectorSystem<P> 
     }
 }
 
-/// Step-by-step adaptive integration of a vector ODE: the user drives the loop (and may change
-/// the problem between steps through [`VectorStepper::problem_mut`]).
+/// An [`AdaptiveMethod`] on vector ODEs as a [`Stepper`]: give it to
+/// [`crate::integrate::integrate`], or drive it yourself with `start`, `step`, `state` (the
+/// problem is passed to each call, so it may be changed between steps).
+///
+/// It needs an adaptive [`Span`] ([`Span::new`]).
 ///
 /// # Examples
-/// See `lieode::adaptive::integrate`.
+/// ```
+/// use lieode::adaptive::{ControllerParameters, Dopri5, Tolerances, VectorStepper};
+/// use lieode::stepper::{Span, Stepper};
+/// use nalgebra::Vector1;
+///
+/// let mut decay = |_t: f64, x: &Vector1<f64>| -x;
+/// let method = Dopri5::new(Tolerances::scalar(1e-8, 1e-8)?, ControllerParameters::dopri5())?;
+/// let mut stepper = VectorStepper::new(method);
+/// stepper.start(&mut decay, &Span::new(0.0, 1.0)?, &Vector1::new(1.0))?;
+/// while !stepper.step(&mut decay)?.finished {}
+/// assert!((stepper.state(&mut decay)?[0] - (-1.0f64).exp()).abs() < 1e-7);
+/// # Ok::<(), lieode::Error>(())
+/// ```
 #[derive(Debug, Clone)]
-pub struct VectorStepper<M, P, const N: usize> {
+pub struct VectorStepper<M, const N: usize> {
     method: M,
-    system: VectorSystem<P>,
     stats: Stats,
     dense_ready: bool,
 }
 
-impl<M, P, const N: usize> VectorStepper<M, P, N>
-where
-    M: AdaptiveMethod<Const<N>>,
-    P: VectorOde<f64, N>,
-{
-    /// Starts at `(t0, x0)` towards `t_end`.
-    ///
-    /// # Errors
-    /// As [`AdaptiveMethod::start`]; [`Error::NonFinite`] for a non-finite `x0`.
-    pub fn new(
-        mut method: M,
-        problem: P,
-        t0: f64,
-        x0: SVector<f64, N>,
-        t_end: f64,
-    ) -> Result<Self> {
-        if !x0.iter().all(|v| v.is_finite()) {
-            return Err(Error::NonFinite { name: "x0" });
-        }
-        let mut system = VectorSystem(problem);
-        let mut stats = Stats::default();
-        method.start(&mut system, t0, &x0, t_end, &mut stats)?;
-        Ok(Self {
+impl<M: AdaptiveMethod<Const<N>>, const N: usize> VectorStepper<M, N> {
+    /// The method `method`, not started.
+    pub fn new(method: M) -> Self {
+        Self {
             method,
-            system,
-            stats,
+            stats: Stats::default(),
             dense_ready: false,
-        })
-    }
-
-    /// One accepted step.
-    ///
-    /// # Errors
-    /// As [`AdaptiveMethod::step`].
-    pub fn step(&mut self) -> Result<StepReport> {
-        self.dense_ready = false;
-        self.method.step(&mut self.system, &mut self.stats)
-    }
-
-    /// Prepares dense output for the last step (counted evaluations, for some methods).
-    ///
-    /// # Errors
-    /// As [`AdaptiveMethod::prepare_dense`].
-    pub fn prepare_dense(&mut self) -> Result<()> {
-        if !self.dense_ready {
-            self.method
-                .prepare_dense(&mut self.system, &mut self.stats)?;
-            self.dense_ready = true;
         }
-        Ok(())
-    }
-
-    /// The dense output at `t` in the last step (call [`VectorStepper::prepare_dense`] first).
-    pub fn dense(&self, t: f64) -> SVector<f64, N> {
-        self.method.dense(t)
-    }
-
-    /// The last step's dense output, stored method-independently.
-    pub fn segment(&self, t0: f64, t1: f64) -> DenseSegment<Const<N>> {
-        DenseSegment::sample(t0, t1, self.method.dense_degree(), |t| self.method.dense(t))
-    }
-
-    /// The current time and state.
-    pub fn current(&self) -> (f64, SVector<f64, N>) {
-        let (t, x) = self.method.current();
-        (t, *x)
-    }
-
-    /// The work done so far.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
-    }
-
-    /// The problem, for changes between steps.
-    pub fn problem_mut(&mut self) -> &mut P {
-        &mut self.system.0
     }
 
     /// The method.
     pub fn method(&self) -> &M {
         &self.method
+    }
+}
+
+impl<M, P, const N: usize> Stepper<P> for VectorStepper<M, N>
+where
+    M: AdaptiveMethod<Const<N>>,
+    P: VectorOde<f64, N> + ?Sized,
+{
+    type State = SVector<f64, N>;
+    type Segment = DenseSegment<Const<N>>;
+
+    fn name(&self) -> &str {
+        self.method.name()
+    }
+
+    /// Starts at `(span.t0(), x0)` towards `span.t_end()`: evaluates `F(t0, x0)` and chooses
+    /// the initial step unless the method was given one.
+    ///
+    /// # Errors
+    /// As [`AdaptiveMethod::start`]; [`Error::NonFinite`] naming `y0` for a non-finite `x0`;
+    /// [`Error::InvalidParameter`] naming `span` for a fixed-step span.
+    fn start(&mut self, problem: &mut P, span: &Span, x0: &SVector<f64, N>) -> Result<()> {
+        if !all_finite(x0.as_slice()) {
+            return Err(Error::NonFinite { name: "y0" });
+        }
+        let t_end = span.adaptive_end()?;
+        self.stats = Stats::default();
+        self.dense_ready = false;
+        self.method.start(
+            &mut VectorSystem(problem),
+            span.t0(),
+            x0,
+            t_end,
+            &mut self.stats,
+        )
+    }
+
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        self.dense_ready = false;
+        self.method
+            .step(&mut VectorSystem(problem), &mut self.stats)
+    }
+
+    fn time(&self) -> f64 {
+        self.method.current().0
+    }
+
+    fn state(&mut self, _problem: &mut P) -> Result<SVector<f64, N>> {
+        Ok(*self.method.current().1)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {
+        if !self.dense_ready {
+            self.method
+                .prepare_dense(&mut VectorSystem(problem), &mut self.stats)?;
+            self.dense_ready = true;
+        }
+        Ok(true)
+    }
+
+    fn dense(&self, t: f64) -> Option<SVector<f64, N>> {
+        Some(self.method.dense(t))
+    }
+
+    fn segment(&self, t0: f64, t1: f64) -> Option<DenseSegment<Const<N>>> {
+        Some(DenseSegment::sample(
+            t0,
+            t1,
+            self.method.dense_degree(),
+            |t| self.method.dense(t),
+        ))
     }
 }

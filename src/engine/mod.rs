@@ -19,6 +19,7 @@ mod coefficients;
 mod commutator_free;
 mod composition;
 mod explicit_rk;
+mod fixed;
 mod implicit;
 mod munthe_kaas;
 pub(crate) mod stage_solver;
@@ -35,44 +36,15 @@ pub use composition::{
     StepState, SymmetricComposition,
 };
 pub use explicit_rk::ExplicitRk;
+pub use fixed::Fixed;
 pub use implicit::{ImplicitMuntheKaas, ImplicitRk};
 pub use munthe_kaas::MuntheKaas;
 pub use stage_solver::{FixedPoint, Newton, NonlinearOptions};
 
+pub use crate::stepper::Stats;
+
 use crate::error::Result;
 use crate::lie::Real;
-
-/// Counters of the work an integration did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Right-hand-side (vector field or generator) evaluations.
-    pub rhs_evaluations: usize,
-    /// Jacobian evaluations (implicit engines).
-    pub jacobian_evaluations: usize,
-    /// Linear solves / LU factorisations (implicit engines).
-    pub lu_decompositions: usize,
-    /// Nonlinear-solver iterations (implicit engines).
-    pub nonlinear_iterations: usize,
-    /// Steps attempted.
-    pub steps: usize,
-    /// Steps accepted.
-    pub accepted: usize,
-    /// Steps rejected.
-    pub rejected: usize,
-}
-
-impl Stats {
-    /// Adds the counts of `other`.
-    pub fn add(&mut self, other: &Stats) {
-        self.rhs_evaluations += other.rhs_evaluations;
-        self.jacobian_evaluations += other.jacobian_evaluations;
-        self.lu_decompositions += other.lu_decompositions;
-        self.nonlinear_iterations += other.nonlinear_iterations;
-        self.steps += other.steps;
-        self.accepted += other.accepted;
-        self.rejected += other.rejected;
-    }
-}
 
 /// The result of one step: the new state and, for methods with embedded weights, a local error
 /// estimate in the tangent space (a vector for vector engines, an algebra element for Lie-group

@@ -1,10 +1,11 @@
 //! Runners for the crate's own integrators, so that a study takes a few lines.
 //!
-//! - [`FixedStep`]: a fixed-step engine ([`Step`]) driven by [`integrate_fixed`]; the grid
+//! - [`FixedStep`]: a fixed-step engine ([`Step`]) driven by [`integrate`] through [`Fixed`]; the grid
 //!   value is the step size `h`, turned into a number of steps by a [`StepCount`] rule, and the
 //!   step size actually used is reported.
 //! - [`Adaptive`]: an adaptive method built from the grid value (the tolerance) by a closure,
-//!   driven by [`integrate_vector`] on `ℝᴺ` or [`integrate_lie`] on a Lie group.
+//!   driven by [`integrate`] through [`VectorStepper`] on `ℝᴺ` or [`LieStepper`] on a Lie
+//!   group.
 //!
 //! Both measure the error with a closure, either of the final time and state or of the whole
 //! solution, and report the right-hand-side evaluations and the steps from the solution's
@@ -14,15 +15,14 @@
 use nalgebra::{Const, DefaultAllocator, SVector, allocator::Allocator};
 
 use super::{RunOutcome, Runner};
-use crate::adaptive::{
-    AdaptiveMethod, AdaptiveSolution, DenseSegment, IntegrateOptions, LieSegment, integrate_lie,
-    integrate_vector,
-};
+use crate::adaptive::{AdaptiveMethod, DenseSegment, LieSegment, LieStepper, VectorStepper};
+use crate::engine::Fixed;
 use crate::engine::Step;
 use crate::error::{Error, Result};
-use crate::integrate::{Record, Solution, integrate_fixed};
+use crate::integrate::{Options, Record, Solution, integrate};
 use crate::lie::{AlgebraDim, LieGroup};
 use crate::ode::{LieOde, VectorOde};
+use crate::stepper::Span;
 
 /// How a fixed-step runner turns a step size `h` into a number of steps `n` over the span
 /// `L = |t_end − t0|`.
@@ -102,7 +102,8 @@ fn step_plan(count: StepCount, t0: f64, t_end: f64, h: f64) -> Result<(usize, f6
 ///
 /// At a step size `h` the runner computes the number of steps `n` and the end time by the
 /// [`StepCount`] rule (default [`StepCount::Round`]), runs
-/// `integrate_fixed(method, problem, y0, t0, end, n, record)` (default [`Record::Ends`]),
+/// `integrate(Fixed(method), problem, y0, Span::steps(t0, end, n), record)` (default
+/// [`Record::Ends`]),
 /// measures the error with the closure given to [`FixedStep::error`] or
 /// [`FixedStep::error_with`], and reports `h_used = |end − t0|/n` as the value used, the
 /// right-hand-side evaluations (`stats.rhs_evaluations`; Jacobian evaluations of implicit
@@ -181,7 +182,7 @@ impl<P, M: Step<P, Scalar = f64>> FixedStep<P, M> {
     where
         Self: 'a,
     {
-        self.error_with(move |sol: &Solution<M::State, f64>| match sol.last() {
+        self.error_with(move |sol: &Solution<M::State>| match sol.last() {
             Some((t, y)) => error(t, y),
             None => Err(empty_solution()),
         })
@@ -190,13 +191,13 @@ impl<P, M: Step<P, Scalar = f64>> FixedStep<P, M> {
     /// The runner, with the error `error(solution)` of the whole recorded solution.
     pub fn error_with<'a>(
         self,
-        mut error: impl FnMut(&Solution<M::State, f64>) -> Result<f64> + 'a,
+        mut error: impl FnMut(&Solution<M::State>) -> Result<f64> + 'a,
     ) -> Runner<'a>
     where
         Self: 'a,
     {
         let Self {
-            mut method,
+            method,
             mut problem,
             y0,
             t0,
@@ -205,9 +206,17 @@ impl<P, M: Step<P, Scalar = f64>> FixedStep<P, M> {
             record,
             name,
         } = self;
+        let mut stepper = Fixed::new(method);
         Runner::new(name, move |h| {
             let (n, end) = step_plan(count, t0, t_end, h)?;
-            let sol = integrate_fixed(&mut method, &mut problem, y0.clone(), t0, end, n, record)?;
+            let span = Span::steps(t0, end, n)?;
+            let sol = integrate(
+                &mut stepper,
+                &mut problem,
+                &y0,
+                &span,
+                Options::record(record),
+            )?;
             let e = error(&sol)?;
             let used = (end - t0).abs() / n as f64;
             Ok(RunOutcome::new(e, sol.stats.rhs_evaluations, sol.stats.steps).with_used(used))
@@ -229,8 +238,8 @@ fn empty_solution() -> Error {
 ///
 /// At a tolerance `tol` the runner builds the method with `make(tol)` (for instance
 /// `Dop853::new(Tolerances::scalar(tol, tol)?, ControllerParameters::dop853())`), integrates a
-/// clone of the problem from `(t0, y0)` to `t_end` with [`integrate_vector`]
-/// ([`Adaptive::vector`], [`Adaptive::vector_with`]) or [`integrate_lie`] ([`Adaptive::lie`],
+/// clone of the problem from `(t0, y0)` to `t_end` with [`integrate`] through a [`VectorStepper`]
+/// ([`Adaptive::vector`], [`Adaptive::vector_with`]) or a [`LieStepper`] ([`Adaptive::lie`],
 /// [`Adaptive::lie_with`]), without events, and reports the error, the right-hand-side
 /// evaluations (dense-output evaluations included when [`Adaptive::dense`] is on) and the steps
 /// attempted (accepted and rejected, as Hairer's codes count them). The tolerance is reported
@@ -259,7 +268,7 @@ pub struct Adaptive<F, P, S> {
     t0: f64,
     y0: S,
     t_end: f64,
-    options: IntegrateOptions,
+    dense: bool,
 }
 
 impl<F, P, S> Adaptive<F, P, S> {
@@ -273,17 +282,14 @@ impl<F, P, S> Adaptive<F, P, S> {
             t0,
             y0,
             t_end,
-            options: IntegrateOptions::default(),
+            dense: false,
         }
     }
 
     /// Whether to store dense output (needed by error closures that call
-    /// [`AdaptiveSolution::at`]; its evaluations are counted).
+    /// [`Solution::at`]; its evaluations are counted).
     pub fn dense(self, dense: bool) -> Self {
-        Self {
-            options: IntegrateOptions { dense },
-            ..self
-        }
+        Self { dense, ..self }
     }
 }
 
@@ -299,8 +305,7 @@ impl<F, P, const N: usize> Adaptive<F, P, SVector<f64, N>> {
         P: VectorOde<f64, N> + Clone + 'a,
     {
         self.vector_with(
-            move |sol: &AdaptiveSolution<SVector<f64, N>, DenseSegment<Const<N>>>| match sol.last()
-            {
+            move |sol: &Solution<SVector<f64, N>, DenseSegment<Const<N>>>| match sol.last() {
                 Some((t, x)) => error(t, x),
                 None => Err(empty_solution()),
             },
@@ -310,8 +315,7 @@ impl<F, P, const N: usize> Adaptive<F, P, SVector<f64, N>> {
     /// The runner on `ℝᴺ`, with the error `error(solution)` of the whole solution.
     pub fn vector_with<'a, M>(
         self,
-        mut error: impl FnMut(&AdaptiveSolution<SVector<f64, N>, DenseSegment<Const<N>>>) -> Result<f64>
-        + 'a,
+        mut error: impl FnMut(&Solution<SVector<f64, N>, DenseSegment<Const<N>>>) -> Result<f64> + 'a,
     ) -> Runner<'a>
     where
         F: FnMut(f64) -> Result<M> + 'a,
@@ -325,11 +329,17 @@ impl<F, P, const N: usize> Adaptive<F, P, SVector<f64, N>> {
             t0,
             y0,
             t_end,
-            options,
+            dense,
         } = self;
         Runner::new(name, move |tol| {
-            let method = make(tol)?;
-            let sol = integrate_vector(method, problem.clone(), t0, y0, t_end, options, &mut [])?;
+            let mut stepper = VectorStepper::new(make(tol)?);
+            let sol = integrate(
+                &mut stepper,
+                &mut problem.clone(),
+                &y0,
+                &Span::new(t0, t_end)?,
+                options(dense),
+            )?;
             let e = error(&sol)?;
             Ok(RunOutcome::new(
                 e,
@@ -354,19 +364,17 @@ where
         P: LieOde<G> + Clone + 'a,
         G: 'a,
     {
-        self.lie_with(
-            move |sol: &AdaptiveSolution<G, LieSegment<G>>| match sol.last() {
-                Some((t, y)) => error(t, y),
-                None => Err(empty_solution()),
-            },
-        )
+        self.lie_with(move |sol: &Solution<G, LieSegment<G>>| match sol.last() {
+            Some((t, y)) => error(t, y),
+            None => Err(empty_solution()),
+        })
     }
 
     /// The runner on the Lie group `G`, with the error `error(solution)` of the whole
     /// solution.
     pub fn lie_with<'a, M>(
         self,
-        mut error: impl FnMut(&AdaptiveSolution<G, LieSegment<G>>) -> Result<f64> + 'a,
+        mut error: impl FnMut(&Solution<G, LieSegment<G>>) -> Result<f64> + 'a,
     ) -> Runner<'a>
     where
         F: FnMut(f64) -> Result<M> + 'a,
@@ -381,11 +389,17 @@ where
             t0,
             y0,
             t_end,
-            options,
+            dense,
         } = self;
         Runner::new(name, move |tol| {
-            let method = make(tol)?;
-            let sol = integrate_lie(method, problem.clone(), t0, y0, t_end, options, &mut [])?;
+            let mut stepper = LieStepper::new(make(tol)?);
+            let sol = integrate(
+                &mut stepper,
+                &mut problem.clone(),
+                &y0,
+                &Span::new(t0, t_end)?,
+                options(dense),
+            )?;
             let e = error(&sol)?;
             Ok(RunOutcome::new(
                 e,
@@ -394,4 +408,10 @@ where
             ))
         })
     }
+}
+
+/// Every step stored, with dense output if `dense`.
+fn options<'a, S>(dense: bool) -> Options<'a, S> {
+    let options = Options::default();
+    if dense { options.dense() } else { options }
 }

@@ -5,6 +5,7 @@ use nalgebra::Vector3;
 use super::forms::MomentumState;
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
 use super::torque::SpatialTorque;
+use crate::body::RigidBody;
 use crate::engine::Stats;
 use crate::error::Result;
 use crate::lie::coordinates::{CayleyMap, CoordinateMap};
@@ -12,7 +13,6 @@ use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{LieGroup, Real, real};
-use crate::rotation::RigidBody;
 
 /// One AKW step (Austin, Krishnaprasad & Wang 1993; Krysl §4) from `(R_n, Π_n)`:
 ///

@@ -16,12 +16,12 @@ use std::marker::PhantomData;
 use nalgebra::Vector3;
 
 use super::torque::SpatialTorque;
+use crate::body::RigidBody;
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{Real, Side, real};
 use crate::ode::LieOde;
-use crate::rotation::RigidBody;
 
 /// A state `(R, m)` on `SO(3) × ℝ³`: the attitude and a momentum (body `Π` or spatial `π`, as
 /// the form says).

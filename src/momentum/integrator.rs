@@ -8,13 +8,13 @@ use super::forms::{BodyMomentumForm, MomentumState, SpatialMomentumForm, to_body
 use super::increment_solve::{IncrementSolver, Solver};
 use super::simo_wong::swc1_step;
 use super::torque::SpatialTorque;
+use crate::body::RigidBody;
 use crate::engine::{
     Composition, FixedPoint, ImplicitMuntheKaas, LieOde, Method, MuntheKaas, Newton,
     NonlinearOptions, Stats, Step, Stepped,
 };
 use crate::error::{Error, Result};
 use crate::lie::{LieGroup, Truncation};
-use crate::rotation::RigidBody;
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
 

@@ -47,7 +47,7 @@ pub use torque::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
 
 use nalgebra::Vector3;
 
-use crate::rotation::RigidBody;
+use crate::body::RigidBody;
 
 /// The kinetic energy `½ Π · J⁻¹Π` of the body momentum `Π`.
 pub fn kinetic_energy(body: &RigidBody, momentum: &Vector3<f64>) -> f64 {

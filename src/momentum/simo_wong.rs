@@ -5,13 +5,13 @@ use nalgebra::Vector3;
 use super::forms::MomentumState;
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
 use super::torque::SpatialTorque;
+use crate::body::RigidBody;
 use crate::engine::Stats;
 use crate::error::Result;
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{LieGroup, Real, real};
-use crate::rotation::RigidBody;
 
 /// One SWC1 step (Simo & Wong 1991, ALGO_C1; Krysl §4) on the spatial-momentum state
 /// `(R_n, π_n)`, `π_n = R_nΠ_n`:

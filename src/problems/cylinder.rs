@@ -47,7 +47,7 @@
 //!
 //! No closed form is used for `q(t)`. As in the paper, the kinematics `q̇ = ½ q ⊗ (0, ω(t))` are
 //! integrated with the analytic `ω(t)` to near machine precision — here by the crate's DOP853
-//! ([`integrate_vector`] on ℝ⁴, `rtol = atol = `[`REFERENCE_TOLERANCE`] `= 2e-15`, dense output
+//! ([`integrate`] with DOP853 on ℝ⁴, `rtol = atol = `[`REFERENCE_TOLERANCE`] `= 2e-15`, dense output
 //! kept), once at construction (141 steps for the paper's parameters).
 //! [`SpiralCylinder::reference_q`] evaluates it anywhere in
 //! `[0, (1 + `[`REFERENCE_MARGIN`]`) t_max]` (the margin covers benchmark end times that
@@ -78,18 +78,17 @@
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
 use super::rigid_body::RigidBodyQuatState;
-use crate::adaptive::{
-    AdaptiveSolution, ControllerParameters, DenseSegment, Dop853, IntegrateOptions, Tolerances,
-    integrate_vector,
-};
+use crate::adaptive::{ControllerParameters, DenseSegment, Dop853, Tolerances, VectorStepper};
+use crate::body::quaternion::{rotation_matrix, times_pure};
 use crate::error::{Error, Result};
+use crate::integrate::{Options, Solution, integrate};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{LieGroup, Real, Side, real};
 use crate::ode::LieOde;
-use crate::rotation::quaternion::{rotation_matrix, times_pure};
 use crate::rotation::{ConstantBodyTorque, RigidBody, RotationalState, RotationalStepper};
+use crate::stepper::Span;
 
 /// `rtol = atol` of the stored reference orientation (DOP853 on ℝ⁴): about ten units of
 /// rounding, the tightest setting at which the step-size control still converges without
@@ -110,7 +109,7 @@ pub const BENCHMARK_STEP_COUNT: usize = 20;
 pub const BENCHMARK_EXPONENTS: (f64, f64) = (-7.0, -1.0);
 
 /// The stored reference: DOP853's solution of `q̇ = ½ q ⊗ (0, ω(t))` on ℝ⁴ with dense output.
-pub type QuaternionReference = AdaptiveSolution<SVector<f64, 4>, DenseSegment<Const<4>>>;
+pub type QuaternionReference = Solution<SVector<f64, 4>, DenseSegment<Const<4>>>;
 
 /// The state `(q, ω)` of the cylinder on `SU(2) × ℝ³` (the generic engines' view).
 pub type CylinderState<T = f64> = RigidBodyQuatState<T>;
@@ -494,20 +493,18 @@ fn integrate_reference(
     };
     let method = Dop853::new(Tolerances::scalar(tolerance, tolerance)?, parameters)?;
     let spin = *spin;
-    let rhs = move |t: f64, x: &SVector<f64, 4>| {
+    let mut rhs = move |t: f64, x: &SVector<f64, 4>| {
         let q = Quaternion::new(x[0], x[1], x[2], x[3]);
         let dq = times_pure(&q, &spin.omega(t)) * 0.5;
         SVector::<f64, 4>::new(dq.w, dq.i, dq.j, dq.k)
     };
     let q0 = SVector::<f64, 4>::new(1.0, 0.0, 0.0, 0.0);
-    integrate_vector(
-        method,
-        rhs,
-        0.0,
-        q0,
-        t_end,
-        IntegrateOptions { dense: true },
-        &mut [],
+    integrate(
+        &mut VectorStepper::new(method),
+        &mut rhs,
+        &q0,
+        &Span::new(0.0, t_end)?,
+        Options::default().dense(),
     )
 }
 

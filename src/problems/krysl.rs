@@ -18,6 +18,7 @@
 
 use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
+use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::Result;
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
@@ -26,7 +27,6 @@ use crate::lie::{LieGroup, Real};
 use crate::momentum::{
     CoulombWallTorque, HeavyTopTorque, MomentumState, SpatialTorque, TorqueFree,
 };
-use crate::rotation::quaternion::{normalize, rotation_matrix};
 use crate::rotation::reference::reference_solution;
 use crate::rotation::{LabTorque, RigidBody, RotationalState, TorqueField};
 

@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use nalgebra::{Quaternion, Vector3};
 
+use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::csv::{Cell, Table};
 use crate::engine::NonlinearOptions;
 use crate::error::{Error, Result};
@@ -29,7 +30,6 @@ use crate::momentum::{
 };
 use crate::order::observed_order;
 use crate::problems::krysl::{KryslProblem, KryslTorque, krysl_errors};
-use crate::rotation::quaternion::{normalize, rotation_matrix};
 use crate::rotation::reference::ambient_dop853;
 use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
 use crate::rotation::{RigidBody, RotationalStepper};

@@ -469,16 +469,16 @@ pub struct LiftedRun {
     pub seconds: f64,
 }
 
-/// DOP853 lifted to `SU(2) × ℝ³` through rebased local coordinates (`integrate_lie`) on the
+/// DOP853 lifted to `SU(2) × ℝ³` through rebased local coordinates (`LieStepper`) on the
 /// cylinder, from `t = 0` to `t_max`, for each of [`DOP853_TOLERANCES`]: the adaptive generic
 /// engine on the benchmark's problem.
 ///
 /// # Errors
 /// Those of the integrations and of the timing.
 pub fn lifted_dop853(problem: &SpiralCylinder, timing: &TimingOptions) -> Result<Vec<LiftedRun>> {
-    use crate::adaptive::{
-        ControllerParameters, Dop853, IntegrateOptions, Tolerances, integrate_lie,
-    };
+    use crate::adaptive::{ControllerParameters, Dop853, LieStepper, Tolerances};
+    use crate::integrate::{Options, integrate};
+    use crate::stepper::Span;
     let t_end = problem.t_max();
     let mut out = Vec::with_capacity(DOP853_TOLERANCES.len());
     for tol in DOP853_TOLERANCES {
@@ -487,14 +487,12 @@ pub fn lifted_dop853(problem: &SpiralCylinder, timing: &TimingOptions) -> Result
                 Tolerances::scalar(tol, tol)?,
                 ControllerParameters::dop853(),
             )?;
-            integrate_lie(
-                method,
-                problem.clone(),
-                0.0,
-                problem.initial_group_state(),
-                t_end,
-                IntegrateOptions::default(),
-                &mut [],
+            integrate(
+                &mut LieStepper::new(method),
+                &mut problem.clone(),
+                &problem.initial_group_state(),
+                &Span::new(0.0, t_end)?,
+                Options::default(),
             )
         };
         let timed = time_runs(timing, run)?;

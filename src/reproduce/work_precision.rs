@@ -3,19 +3,21 @@
 //! evaluations and against wall time.
 
 use crate::adaptive::{
-    AdaptiveMethod, ControllerParameters, Dop853, Dopri5, IntegrateOptions, Odex, OdexParameters,
-    Tolerances, integrate_lie,
+    AdaptiveMethod, ControllerParameters, Dop853, Dopri5, LieStepper, Odex, OdexParameters,
+    Tolerances,
 };
 use crate::engine::{CommutatorFree, MuntheKaas};
 use crate::error::Result;
 use crate::experiment::{
     Abscissa, Adaptive, Experiment, FixedStep, GridKind, Runner, TimingOptions, run_study,
 };
+use crate::integrate::{Options, integrate};
 use crate::lie::LieGroup;
 use crate::output::output_dir;
 use crate::plot::{Curve, Scale, WorkAxis, time_figure, work_precision_figure};
 use crate::problems::TorquedRigidBody;
 use crate::problems::rigid_body::RigidBodyState;
+use crate::stepper::Span;
 use crate::tableau::registry::{CF4, DOPRI5, RK4};
 
 use super::Report;
@@ -160,16 +162,15 @@ fn trajectory<M: AdaptiveMethod<crate::lie::AlgebraDim<RigidBodyState>>>(
     method: M,
     name: &str,
 ) -> Result<Trajectory> {
-    let body = TorquedRigidBody::default();
+    let mut body = TorquedRigidBody::default();
     let (t0, t_end) = TorquedRigidBody::TIME_SPAN;
-    let sol = integrate_lie(
-        method,
-        body,
-        t0,
-        body.exact(t0),
-        t_end,
-        IntegrateOptions::default(),
-        &mut [],
+    let y0 = body.exact(t0);
+    let sol = integrate(
+        &mut LieStepper::new(method),
+        &mut body,
+        &y0,
+        &Span::new(t0, t_end)?,
+        Options::default(),
     )?;
     let mut out = Trajectory {
         method: name.to_string(),

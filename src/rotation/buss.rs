@@ -3,8 +3,6 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::{exp_pure, rotate, rotation_matrix};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -12,6 +10,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::{exp_pure, rotate, rotation_matrix};
 use crate::error::{Error, Result};
 
 /// Buss's method (S. R. Buss, *Accurate and efficient simulation of rigid-body rotations*,

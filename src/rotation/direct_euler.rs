@@ -1,12 +1,12 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
-use super::body::RigidBody;
-use super::quaternion::times_pure;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::times_pure;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;

@@ -3,8 +3,6 @@
 
 use nalgebra::Vector3;
 
-use super::body::RigidBody;
-use super::quaternion::{normalize, rotate, rotate_inverse, times_pure};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -12,6 +10,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::{normalize, rotate, rotate_inverse, times_pure};
 use crate::error::{Error, Result};
 
 /// Fincham's leapfrog (D. Fincham, *Leapfrog rotational algorithms*, Mol. Simul. 8 (1992)

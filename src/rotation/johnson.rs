@@ -3,8 +3,6 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::{normalize, pure, rotate, rotation_matrix};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -12,6 +10,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::{normalize, pure, rotate, rotation_matrix};
 use crate::error::{Error, Result};
 
 /// Johnson et al. (S. M. Johnson, J. R. Williams, B. K. Cook, *Quaternion-based rigid body

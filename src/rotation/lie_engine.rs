@@ -3,11 +3,11 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
 use super::stepper::{
     Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start, not_started,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
 use crate::engine::{Method, Stats, Step};
 use crate::error::Result;
 use crate::lie::product::{Product, ProductAlgebra};

@@ -4,13 +4,13 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::{normalize, rotation_matrix};
 use super::stepper::{
     Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start,
     checked_torque, not_started,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::{Error, Result};
 use crate::lie::so3::So3;
 use crate::lie::unit_quaternion::UnitQuat;

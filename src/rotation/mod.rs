@@ -43,7 +43,6 @@
 //!   algorithm for the integration of the equation of rotational motion*, Comput. Phys. Commun.
 //!   297 (2024) 109077 (the catalogue of its App. B, the benchmark of its §4).
 
-pub mod body;
 pub mod buss;
 pub mod direct_euler;
 pub mod fincham;
@@ -51,7 +50,6 @@ pub mod johnson;
 pub mod lie_engine;
 pub mod mercurydpm;
 pub mod omelyan;
-pub mod quaternion;
 pub mod reference;
 pub mod rk4;
 pub mod spiral;
@@ -62,7 +60,7 @@ pub mod stepper;
 pub mod torque;
 pub mod velocity_verlet;
 
-pub use body::RigidBody;
+pub use crate::body::{RigidBody, quaternion};
 pub use buss::Buss;
 pub use direct_euler::DirectEuler;
 pub use fincham::Fincham;

@@ -8,13 +8,13 @@ use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::times_pure;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
     check_start, checked_torque, not_started,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::times_pure;
 use crate::error::{Error, Result};
 
 /// The number of fixed-point iterations the SPIRAL benchmark uses (App. B.5: "we always used
@@ -160,9 +160,9 @@ pub(crate) mod sealed {
 
     use nalgebra::{Quaternion, Vector3};
 
-    use super::super::body::RigidBody;
     use super::super::stepper::RotationalState;
     use super::super::torque::TorqueField;
+    use crate::body::RigidBody;
     use crate::error::Result;
 
     /// The variant's name, start and rotor update.

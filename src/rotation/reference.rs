@@ -2,14 +2,14 @@
 
 use nalgebra::{Quaternion, SVector, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::times_pure;
 use super::stepper::RotationalState;
 use super::torque::TorqueField;
-use crate::adaptive::{
-    ControllerParameters, Dop853, IntegrateOptions, Tolerances, integrate_vector,
-};
+use crate::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
+use crate::body::RigidBody;
+use crate::body::quaternion::times_pure;
 use crate::error::{Error, Result};
+use crate::integrate::{Options, Record, integrate};
+use crate::stepper::Span;
 
 /// The tolerance of [`reference_solution`] (`rtol = atol`).
 pub const REFERENCE_TOLERANCE: f64 = 1e-13;
@@ -83,15 +83,13 @@ pub fn ambient_dop853<T: TorqueField>(
         Tolerances::scalar(tolerance, tolerance)?,
         ControllerParameters::dop853(),
     )?;
-    let rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(body, torque, t, x);
-    let sol = integrate_vector(
-        method,
-        rhs,
-        start.t,
-        x0,
-        t_end,
-        IntegrateOptions::default(),
-        &mut [],
+    let mut rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(body, torque, t, x);
+    let sol = integrate(
+        &mut VectorStepper::new(method),
+        &mut rhs,
+        &x0,
+        &Span::new(start.t, t_end)?,
+        Options::record(Record::Ends),
     )?;
     let (t, x) = sol.last().ok_or(Error::NonFiniteState {
         what: "DOP853 solution",

@@ -1,7 +1,5 @@
 //! SPIRAL, non-leapfrog variant (del Valle et al. 2024, App. A).
 
-use super::body::RigidBody;
-use super::quaternion::exp_pure;
 use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
@@ -10,6 +8,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::exp_pure;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;

@@ -6,9 +6,7 @@
 
 use nalgebra::Vector3;
 
-use super::body::RigidBody;
 use super::omelyan::synchronised_state;
-use super::quaternion::exp_pure;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -16,6 +14,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::exp_pure;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;

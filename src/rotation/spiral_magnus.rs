@@ -3,8 +3,6 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
@@ -13,6 +11,8 @@ use super::stepper::{
     impl_rotational_method,
 };
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::exp_pure;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;

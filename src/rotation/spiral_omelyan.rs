@@ -3,12 +3,12 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
 use super::omelyan::{OmelyanLeapfrog, OmelyanVariant, half_step_start, sealed};
-use super::quaternion::exp_pure;
 use super::spiral_leapfrog::EulerSsprk3;
 use super::stepper::RotationalState;
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::exp_pure;
 use crate::error::Result;
 
 /// The SPIRAL variant of [`OmelyanLeapfrog`], the method [`SpiralOmelyan`]: SPIRAL's start (the

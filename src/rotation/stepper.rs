@@ -3,9 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::body::RigidBody;
-use super::quaternion::normalize;
 use super::torque::TorqueField;
+use crate::body::RigidBody;
+use crate::body::quaternion::normalize;
 use crate::error::{Error, Result};
 
 /// The state of a rotating body at one time: the rotor `q` (body → lab, scalar first) and the
@@ -508,7 +508,7 @@ macro_rules! impl_rotational_method {
                 self.core.angular_velocity($leapfrog)
             }
 
-            fn body(&self) -> &$crate::rotation::body::RigidBody {
+            fn body(&self) -> &$crate::body::RigidBody {
                 self.core.body()
             }
         }

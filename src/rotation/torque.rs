@@ -2,7 +2,7 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::quaternion::rotate_inverse;
+use crate::body::quaternion::rotate_inverse;
 
 /// A torque field `τ(t, q, ω)`: what the rotational steppers evaluate (and count).
 ///

@@ -1,0 +1,142 @@
+//! [`Fixed`]: any memoryless one-step engine ([`Step`]) as a [`Stepper`] with a fixed step.
+
+use super::{Method, Stats, Step};
+use crate::error::Result;
+use crate::lie::real;
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, not_started};
+
+/// A [`Step`] engine driven with a fixed step size: the blanket adapter that lets every
+/// engine ([`super::ExplicitRk`], [`super::MuntheKaas`], [`super::CommutatorFree`],
+/// [`super::ImplicitMuntheKaas`], compositions, …) run under
+/// [`crate::integrate::integrate`] and the rest of the [`Stepper`] protocol.
+///
+/// It needs a fixed-step [`Span`]. Step `i` starts at `t0 + i·h` (times are computed, not
+/// accumulated) and the last step of a [`Span::steps`] span ends exactly on `t_end`. The engine
+/// counts its evaluations; the adapter counts steps (every step is accepted).
+///
+/// # Examples
+/// ```
+/// use lieode::engine::{ExplicitRk, Fixed};
+/// use lieode::integrate::{Options, Record, integrate};
+/// use lieode::stepper::Span;
+/// use lieode::tableau::registry::RK4;
+/// use nalgebra::Vector1;
+///
+/// let mut rk4 = Fixed::new(ExplicitRk::<f64, 1>::new(&RK4)?);
+/// let mut decay = |_t: f64, x: &Vector1<f64>| -x;
+/// let span = Span::steps(0.0, 1.0, 10)?;
+/// let sol = integrate(&mut rk4, &mut decay, &Vector1::new(1.0), &span, Options::record(Record::Ends))?;
+/// assert!((sol.states[1][0] - (-1.0f64).exp()).abs() < 1e-5);
+/// assert_eq!(sol.stats.rhs_evaluations, 40);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Fixed<E, S> {
+    engine: E,
+    /// `(t0, h, steps, t_end)` of the running span.
+    plan: Option<(f64, f64, usize, f64)>,
+    /// Steps taken since the start.
+    taken: usize,
+    y: Option<S>,
+    stats: Stats,
+}
+
+impl<E, S> Fixed<E, S> {
+    /// The engine `engine`, not started.
+    pub fn new(engine: E) -> Self {
+        Self {
+            engine,
+            plan: None,
+            taken: 0,
+            y: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// The engine, for changes between runs.
+    pub fn engine_mut(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
+    /// The time at the end of step `n` of the running span.
+    fn time_after(&self, n: usize) -> f64 {
+        match self.plan {
+            Some((t0, h, steps, t_end)) => {
+                if n == steps {
+                    t_end
+                } else {
+                    t0 + n as f64 * h
+                }
+            }
+            None => f64::NAN,
+        }
+    }
+}
+
+impl<P, E, S> Stepper<P> for Fixed<E, S>
+where
+    P: ?Sized,
+    S: Clone,
+    E: Step<P, State = S>,
+{
+    type State = S;
+    type Segment = NoDenseOutput<S>;
+
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
+        let (h, steps) = span.fixed_step()?;
+        self.plan = Some((span.t0(), h, steps, span.t_end()));
+        self.taken = 0;
+        self.y = Some(y0.clone());
+        self.stats = Stats::default();
+        Ok(())
+    }
+
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        let (Some((_, h, steps, _)), Some(y)) = (self.plan, self.y.as_ref()) else {
+            return Err(not_started());
+        };
+        let t = self.time_after(self.taken);
+        let out = self
+            .engine
+            .step(problem, real(t), y, real(h), &mut self.stats)?;
+        self.stats.steps += 1;
+        self.stats.accepted += 1;
+        self.y = Some(out.state);
+        self.taken += 1;
+        Ok(StepReport {
+            t_start: t,
+            t_end: self.time_after(self.taken),
+            finished: self.taken >= steps,
+        })
+    }
+
+    fn time(&self) -> f64 {
+        self.time_after(self.taken)
+    }
+
+    fn state(&mut self, _problem: &mut P) -> Result<S> {
+        self.y.clone().ok_or_else(not_started)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+impl<E: Method, S> Method for Fixed<E, S> {
+    fn order(&self) -> usize {
+        self.engine.order()
+    }
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+}

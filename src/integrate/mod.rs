@@ -1,0 +1,251 @@
+//! # The driver
+//!
+//! [`integrate`] runs any [`Stepper`] — a fixed-step engine through
+//! [`crate::engine::Fixed`], an adaptive stepper on vectors or on a Lie group, a rotational
+//! stepper of the rigid-body catalogue, one of Krysl's momentum methods — over a [`Span`] and
+//! returns one [`Solution`]: the stored states, the work done ([`Stats`]), why it stopped
+//! ([`StopReason`]), the events located and, where the method has it, the dense output.
+//! [`Options`] say what to store ([`Record`]), which events to locate ([`Event`]), which
+//! observers to call ([`Observer`], e.g. an energy [`Series`]) and how many steps to allow.
+//!
+//! Users who drive the loop themselves call the stepper's own `start`, `step` and `state`.
+
+mod events;
+mod observer;
+mod options;
+mod solution;
+
+pub use events::{Direction, Event, EventFn, EventHit, LOCATE_MAX_ITERATIONS};
+pub use observer::{Observer, Series};
+pub use options::{Options, Record};
+pub use solution::{Solution, StopReason};
+
+use crate::error::{Error, Result};
+pub use crate::stepper::{Span, Stats, StepReport, Stepper};
+
+use events::{crosses, locate};
+
+/// Integrates `problem` from `y0` over `span` with `stepper`.
+///
+/// The stepper is started at `y0` (every earlier run is forgotten, its counters reset), then
+/// advanced one step at a time until it completes the span, a terminal event fires or
+/// [`Options::max_steps`] is reached. After each step the driver asks for the synchronised state
+/// only when something needs it (a stored state, an observer, an event), so a run that
+/// stores only its ends costs a leapfrog method no extra evaluation.
+///
+/// # Errors
+/// Those of the stepper (invalid span or state, non-finite values, failed solves, step-size
+/// underflow, a method's own step limit) and of the observers and event functions;
+/// [`Error::InvalidParameter`] naming `record` for `Record::Every(0)`, naming `events` or
+/// `dense` for a stepper without dense output.
+///
+/// # Examples
+/// ```
+/// use lieode::adaptive::{Dop853, Tolerances, VectorStepper, ControllerParameters};
+/// use lieode::integrate::{Options, integrate};
+/// use lieode::stepper::Span;
+/// use nalgebra::Vector2;
+///
+/// let mut oscillator = |_t: f64, x: &Vector2<f64>| Vector2::new(x[1], -x[0]);
+/// let method = Dop853::new(Tolerances::scalar(1e-10, 1e-10)?, ControllerParameters::dop853())?;
+/// let mut dop853 = VectorStepper::new(method);
+/// let span = Span::new(0.0, 3.0)?;
+/// let sol = integrate(&mut dop853, &mut oscillator, &Vector2::new(1.0, 0.0), &span, Options::default().dense())?;
+/// assert!((sol.at(1.5)?[0] - 1.5f64.cos()).abs() < 1e-9);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+pub fn integrate<P, M>(
+    stepper: &mut M,
+    problem: &mut P,
+    y0: &M::State,
+    span: &Span,
+    mut options: Options<'_, M::State>,
+) -> Result<Solution<M::State, M::Segment>>
+where
+    P: ?Sized,
+    M: Stepper<P> + ?Sized,
+{
+    if options.record == Record::Every(0) {
+        return Err(Error::InvalidParameter {
+            name: "record",
+            value: "Every(0)".into(),
+            expected: "Every(k) with k ≥ 1".into(),
+        });
+    }
+    stepper.start(problem, span, y0)?;
+    let t0 = stepper.time();
+    let mut times = vec![t0];
+    let mut states = vec![y0.clone()];
+    let mut segments = Vec::new();
+    let mut hits = Vec::new();
+    let mut g_prev: Vec<f64> = Vec::with_capacity(options.events.len());
+    for e in options.events.iter_mut() {
+        g_prev.push(checked_g(&mut e.g, t0, y0)?);
+    }
+    for observer in options.observers.iter_mut() {
+        observer.observe(0, t0, y0)?;
+    }
+    let need_dense = options.dense || !options.events.is_empty();
+    let mut n = 0usize;
+    let solution = |times, states, stats, stop, events, segments| Solution {
+        times,
+        states,
+        stats,
+        stop,
+        events,
+        segments,
+    };
+    loop {
+        if options.max_steps.is_some_and(|m| n >= m) {
+            // The state after step n was stored when it was taken.
+            return Ok(solution(
+                times,
+                states,
+                stepper.stats(),
+                StopReason::MaxSteps,
+                hits,
+                segments,
+            ));
+        }
+        let report = stepper.step(problem)?;
+        n += 1;
+        let t1 = report.t_end;
+        if need_dense && !stepper.prepare_dense(problem)? {
+            let name = if options.events.is_empty() {
+                "dense"
+            } else {
+                "events"
+            };
+            return Err(Error::InvalidParameter {
+                name,
+                value: stepper.name().to_string(),
+                expected: "a stepper with dense output".into(),
+            });
+        }
+        let wanted = report.finished
+            || options.record.keeps(n, false)
+            || !options.events.is_empty()
+            || options.observers.iter().any(|o| o.wants(n))
+            || options.max_steps.is_some_and(|m| n >= m);
+        let y1 = if wanted {
+            Some(stepper.state(problem)?)
+        } else {
+            None
+        };
+        // Events: sign changes of g over the step, located on the dense output.
+        let mut terminal: Option<(usize, f64)> = None;
+        if let Some(y1) = y1.as_ref() {
+            let mut step_hits = Vec::new();
+            let direction = t1 - report.t_start;
+            for (i, e) in options.events.iter_mut().enumerate() {
+                let g1 = checked_g(&mut e.g, t1, y1)?;
+                if crosses(e.direction, g_prev[i], g1) {
+                    let g = &mut e.g;
+                    let dense = |t: f64| {
+                        stepper.dense(t).ok_or(Error::NonFiniteState {
+                            what: "dense output",
+                            t,
+                        })
+                    };
+                    let mut failure = None;
+                    let t_hit = locate(
+                        |t| match dense(t) {
+                            Ok(y) => g(t, &y),
+                            Err(err) => {
+                                failure = Some(err);
+                                f64::NAN
+                            }
+                        },
+                        report.t_start,
+                        g_prev[i],
+                        t1,
+                        g1,
+                    );
+                    if let Some(err) = failure {
+                        return Err(err);
+                    }
+                    let t_hit = t_hit?;
+                    step_hits.push(EventHit {
+                        index: i,
+                        t: t_hit,
+                        state: dense(t_hit)?,
+                    });
+                    if e.terminal && terminal.is_none_or(|(_, tt)| (t_hit - tt) * direction < 0.0) {
+                        terminal = Some((i, t_hit));
+                    }
+                }
+                g_prev[i] = g1;
+            }
+            step_hits.sort_by(|a, b| {
+                let key = |h: &EventHit<M::State>| (h.t - report.t_start) * direction.signum();
+                key(a).total_cmp(&key(b))
+            });
+            if let Some((index, t_stop)) = terminal {
+                let cut = |h: &EventHit<M::State>| (h.t - t_stop) * direction <= 0.0;
+                hits.extend(step_hits.into_iter().filter(cut));
+                if options.dense
+                    && let Some(s) = stepper.segment(report.t_start, t_stop)
+                {
+                    segments.push(s);
+                }
+                let stop_state = stepper.dense(t_stop).ok_or(Error::NonFiniteState {
+                    what: "dense output",
+                    t: t_stop,
+                })?;
+                for observer in options.observers.iter_mut() {
+                    observer.observe(n, t_stop, &stop_state)?;
+                }
+                times.push(t_stop);
+                states.push(stop_state);
+                return Ok(solution(
+                    times,
+                    states,
+                    stepper.stats(),
+                    StopReason::TerminalEvent(index),
+                    hits,
+                    segments,
+                ));
+            }
+            hits.extend(step_hits);
+        }
+        if options.dense
+            && let Some(s) = stepper.segment(report.t_start, t1)
+        {
+            segments.push(s);
+        }
+        if let Some(y1) = y1 {
+            for observer in options.observers.iter_mut() {
+                if observer.wants(n) {
+                    observer.observe(n, t1, &y1)?;
+                }
+            }
+            if options.record.keeps(n, report.finished) || options.max_steps.is_some_and(|m| n >= m)
+            {
+                times.push(t1);
+                states.push(y1);
+            }
+        }
+        if report.finished {
+            return Ok(solution(
+                times,
+                states,
+                stepper.stats(),
+                StopReason::Finished,
+                hits,
+                segments,
+            ));
+        }
+    }
+}
+
+fn checked_g<S>(g: &mut dyn FnMut(f64, &S) -> f64, t: f64, y: &S) -> Result<f64> {
+    let v = g(t, y);
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Error::NonFiniteState {
+            what: "event function",
+            t,
+        })
+    }
+}
