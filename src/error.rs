@@ -2,6 +2,20 @@
 //!
 //! One error type for the whole crate. Every variant carries the context a user needs to find
 //! the offending input: the parameter's name, the value seen and what was expected.
+//!
+//! One variant per kind of fault:
+//!
+//! | fault | variant |
+//! |---|---|
+//! | a finite input outside its valid range (a zero step count, a negative tolerance, a span of the wrong kind) | [`Error::InvalidParameter`] |
+//! | NaN or an infinity in an input (a time, a step size, a state, a tolerance, a coefficient given by the user) | [`Error::NonFinite`] |
+//! | NaN or an infinity *computed* during a run (a right-hand side, a torque, a new state) | [`Error::NonFiniteState`] |
+//! | an element off its group | [`Error::NotOnGroup`] |
+//! | an iteration that did not converge (implicit solve, event location, adjoint) | [`Error::NonConvergence`] |
+//! | step-size underflow, a method's step limit, stiffness | [`Error::StepSizeTooSmall`], [`Error::MaxStepsExceeded`], [`Error::ProblemIsStiff`] |
+//! | inconsistent method coefficients | [`Error::InvalidTableau`] |
+//! | a missing logarithm or coordinate map | [`Error::NoRealLogarithm`], [`Error::CoordinateMapUndefined`] |
+//! | files and figures | [`Error::Io`], [`Error::Plot`] |
 
 use thiserror::Error;
 
@@ -11,7 +25,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A parameter is outside its valid range.
+    /// A (finite) parameter is outside its valid range.
     #[error("invalid parameter `{name}` = {value}: expected {expected}")]
     InvalidParameter {
         /// Name of the parameter as it appears in the API.
@@ -21,7 +35,8 @@ pub enum Error {
         /// What a valid value looks like.
         expected: String,
     },
-    /// An input contains NaN or an infinity.
+    /// An input — a parameter, time, step size, state or tolerance given by the caller —
+    /// contains NaN or an infinity.
     #[error("`{name}` has a non-finite entry")]
     NonFinite {
         /// Name of the input.

@@ -128,7 +128,7 @@ impl Span {
     ///
     /// # Errors
     /// As [`Span::new`]; [`Error::InvalidParameter`] naming `steps` for zero steps or a step
-    /// size that is zero or not finite in floating point.
+    /// too small to change the time (`t + h = t` in floating point somewhere on the span).
     pub fn steps(t0: f64, t_end: f64, steps: usize) -> Result<Self> {
         let free = Self::new(t0, t_end)?;
         if steps == 0 {
@@ -139,11 +139,13 @@ impl Span {
             });
         }
         let dt = (t_end - t0) / steps as f64;
-        if !(dt.is_finite() && dt != 0.0) {
+        if !resolves(t0, t_end, dt) {
             return Err(Error::InvalidParameter {
                 name: "steps",
                 value: steps.to_string(),
-                expected: format!("a count giving a non-zero finite step on [{t0:e}, {t_end:e}]"),
+                expected: format!(
+                    "a count whose step (t_end − t0)/steps = {dt:e} changes the time on [{t0:e}, {t_end:e}]"
+                ),
             });
         }
         Ok(Self {
@@ -157,7 +159,8 @@ impl Span {
     ///
     /// # Errors
     /// [`Error::NonFinite`] naming `t0` or `dt`; [`Error::InvalidParameter`] naming `dt` for
-    /// `dt = 0`, naming `steps` for zero steps or an end time that overflows.
+    /// `dt = 0` or a step too small to change the time (`t + dt = t` in floating point, e.g.
+    /// `dt = 1e-8` at `t0 = 1e9`), naming `steps` for zero steps or an end time that overflows.
     pub fn stride(t0: f64, dt: f64, steps: usize) -> Result<Self> {
         check_time("t0", t0)?;
         check_time("dt", dt)?;
@@ -181,6 +184,13 @@ impl Span {
                 name: "steps",
                 value: steps.to_string(),
                 expected: format!("a count with t0 + steps·dt finite (dt = {dt:e})"),
+            });
+        }
+        if !resolves(t0, t_end, dt) {
+            return Err(Error::InvalidParameter {
+                name: "dt",
+                value: format!("{dt:e}"),
+                expected: format!("a step that changes the time on [{t0:e}, {t_end:e}]"),
             });
         }
         Ok(Self {
@@ -230,6 +240,13 @@ impl Span {
             }),
         }
     }
+}
+
+/// Whether a step `dt` changes the time everywhere on `[t0, t_end]`: `t + dt ≠ t` at the end of
+/// larger magnitude (where the spacing of floating-point numbers is widest).
+fn resolves(t0: f64, t_end: f64, dt: f64) -> bool {
+    let t = if t0.abs() >= t_end.abs() { t0 } else { t_end };
+    dt.is_finite() && t + dt != t
 }
 
 /// [`Error::NonFinite`] naming `name` unless `t` is finite.

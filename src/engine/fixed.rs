@@ -53,6 +53,12 @@ impl<E, S> Fixed<E, S> {
         }
     }
 
+    /// The work done since the last start (the same as [`Stepper::stats`], callable without
+    /// naming the problem type).
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
     /// The engine.
     pub fn engine(&self) -> &E {
         &self.engine
@@ -128,7 +134,7 @@ where
     }
 
     fn stats(&self) -> Stats {
-        self.stats
+        Fixed::stats(self)
     }
 }
 

@@ -60,15 +60,18 @@ pub(crate) fn to_f64<T: Real>(x: T) -> f64 {
     x.to_subset_unchecked()
 }
 
-/// Checks a user-supplied tolerance: finite and `≥ 0`.
+/// Checks a user-supplied tolerance: [`crate::Error::NonFinite`] unless finite,
+/// [`crate::Error::InvalidParameter`] unless `≥ 0`.
 pub(crate) fn check_tolerance(name: &'static str, tolerance: f64) -> Result<()> {
-    if tolerance >= 0.0 && tolerance.is_finite() {
+    if !tolerance.is_finite() {
+        Err(crate::Error::NonFinite { name })
+    } else if tolerance >= 0.0 {
         Ok(())
     } else {
         Err(crate::Error::InvalidParameter {
             name,
             value: format!("{tolerance:e}"),
-            expected: "a finite value ≥ 0".into(),
+            expected: "a value ≥ 0".into(),
         })
     }
 }

@@ -216,11 +216,14 @@ pub(super) fn check_max_order(max_order: usize, limit: usize) -> Result<()> {
 }
 
 pub(super) fn check_tolerance(tolerance: f64) -> Result<()> {
-    if !(tolerance.is_finite() && tolerance > 0.0) {
+    if !tolerance.is_finite() {
+        return Err(Error::NonFinite { name: "tolerance" });
+    }
+    if tolerance <= 0.0 {
         return Err(Error::InvalidParameter {
             name: "tolerance",
             value: tolerance.to_string(),
-            expected: "a finite positive number".to_string(),
+            expected: "a positive number".to_string(),
         });
     }
     Ok(())
@@ -462,11 +465,7 @@ pub fn dense_output_residuals(
     max_order: usize,
 ) -> Result<Vec<ConditionResidual>> {
     if !theta.is_finite() {
-        return Err(Error::InvalidParameter {
-            name: "theta",
-            value: theta.to_string(),
-            expected: "a finite number (usually in [0, 1])".to_string(),
-        });
+        return Err(Error::NonFinite { name: "theta" });
     }
     check_max_order(max_order, MAX_ORDER)?;
     t.check_shape()?;
