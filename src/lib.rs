@@ -25,6 +25,7 @@ pub mod order;
 pub mod output;
 #[cfg(feature = "plot")]
 pub mod plot;
+pub mod prelude;
 pub mod problems;
 pub mod reproduce;
 pub mod rotation;
