@@ -12,14 +12,15 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lieode::adaptive::{
-    ControllerParameters, Dop853, Dopri5, IntegrateOptions, Tolerances, integrate_lie,
-    integrate_vector,
+    ControllerParameters, Dop853, Dopri5, LieStepper, Tolerances, VectorStepper,
 };
+use lieode::integrate::{Options, integrate};
 use lieode::lie::product::{Product, ProductAlgebra};
 use lieode::lie::rn::Rn;
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::lie::{LieGroup, Side};
 use lieode::ode::LieOde;
+use lieode::stepper::Span;
 use nalgebra::{Const, SVector, Vector3, Vector4};
 use std::hint::black_box;
 
@@ -150,15 +151,13 @@ fn peer_dopri5_arenstorf(tol: f64) -> u32 {
 }
 
 fn ours_arenstorf<M: lieode::adaptive::AdaptiveMethod<Const<4>>>(method: M) -> usize {
-    let f = |_t: f64, y: &Vector4<f64>| Vector4::from(arenstorf(&[y[0], y[1], y[2], y[3]]));
-    integrate_vector(
-        method,
-        f,
-        0.0,
-        Vector4::from(Y0),
-        X_END,
-        IntegrateOptions::default(),
-        &mut [],
+    let mut f = |_t: f64, y: &Vector4<f64>| Vector4::from(arenstorf(&[y[0], y[1], y[2], y[3]]));
+    integrate(
+        &mut VectorStepper::new(method),
+        &mut f,
+        &Vector4::from(Y0),
+        &Span::new(0.0, X_END).unwrap(),
+        Options::default(),
     )
     .map(|s| s.stats.rhs_evaluations)
     .unwrap_or(0)
@@ -227,17 +226,17 @@ fn bench(c: &mut Criterion) {
     let t = Tolerances::scalar(tol, tol).unwrap();
     g.bench_function("lieode Dop853 ambient rotor", |b| {
         b.iter(|| {
-            let f = |_t: f64, y: &SVector<f64, 7>| {
+            let mut f = |_t: f64, y: &SVector<f64, 7>| {
                 SVector::<f64, 7>::from(free_body(&std::array::from_fn(|i| y[i])))
             };
-            integrate_vector(
-                Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
-                f,
-                0.0,
-                body_y0(),
-                BODY_END,
-                IntegrateOptions::default(),
-                &mut [],
+            integrate(
+                &mut VectorStepper::new(
+                    Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+                ),
+                &mut f,
+                &body_y0(),
+                &Span::new(0.0, BODY_END).unwrap(),
+                Options::default(),
             )
             .map(|s| s.stats.rhs_evaluations)
             .unwrap_or(0)
@@ -271,14 +270,14 @@ fn bench(c: &mut Criterion) {
     g.bench_function("lieode Dop853 lifted to UnitQuat×R3", |b| {
         b.iter(|| {
             let y0 = Product(UnitQuat::identity(), Rn(Vector3::from(OMEGA0)));
-            integrate_lie(
-                Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
-                LieBody,
-                0.0,
-                y0,
-                BODY_END,
-                IntegrateOptions::default(),
-                &mut [],
+            integrate(
+                &mut LieStepper::new(
+                    Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+                ),
+                &mut LieBody,
+                &y0,
+                &Span::new(0.0, BODY_END).unwrap(),
+                Options::default(),
             )
             .map(|s| s.stats.rhs_evaluations)
             .unwrap_or(0)

@@ -13,12 +13,14 @@
 //! cargo run --release --example custom_tableau
 //! ```
 
+use lieode::engine::Fixed;
 use lieode::engine::{CommutatorFree, MuntheKaas, Step};
-use lieode::integrate::{Record, integrate_fixed};
+use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::LieGroup;
 use lieode::lie::so3::So3;
 use lieode::order::convergence_study;
 use lieode::problems::SphereProblem;
+use lieode::stepper::Span;
 use lieode::tableau::order_conditions::{Weights, achieved_crouch_grossman_order, achieved_order};
 use lieode::tableau::{ButcherTableau, Family};
 
@@ -46,14 +48,12 @@ fn measured<M: Step<SphereProblem, State = So3, Scalar = f64>>(
     let study = convergence_study(2.0, &[40, 80, 160, 320], |n| {
         let mut method = make();
         let mut p = problem;
-        let sol = integrate_fixed(
-            &mut method,
+        let sol = integrate(
+            &mut Fixed::new(&mut method),
             &mut p,
-            So3::identity(),
-            0.0,
-            2.0,
-            n,
-            Record::Ends,
+            &So3::identity(),
+            &Span::steps(0.0, 2.0, n).unwrap(),
+            Options::record(Record::Ends),
         )?;
         Ok((
             (problem.point_of(&sol.states[1]) - exact).norm(),

@@ -22,8 +22,7 @@ pub use crate::adaptive::{
 };
 pub use crate::body::RigidBody;
 pub use crate::engine::{
-    CommutatorFree, CrouchGrossman, ExplicitRk, Fixed, ImplicitMuntheKaas, ImplicitRk,
-    MuntheKaas,
+    CommutatorFree, CrouchGrossman, ExplicitRk, Fixed, ImplicitMuntheKaas, ImplicitRk, MuntheKaas,
 };
 pub use crate::error::{Error, Result};
 pub use crate::integrate::{

@@ -4,15 +4,14 @@
 // Reference constants are written with the digits Hairer publishes.
 #![allow(clippy::excessive_precision)]
 
-use lieode::adaptive::{
-    ControllerParameters, Direction, EmbeddedRk, Event, IntegrateOptions, StopReason, Tolerances,
-    integrate_lie, integrate_vector,
-};
+use lieode::adaptive::{ControllerParameters, EmbeddedRk, LieStepper, Tolerances, VectorStepper};
+use lieode::integrate::{Direction, Event, Options, StopReason, integrate};
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
 use lieode::lie::{LieGroup, Side};
 use lieode::ode::LieOde;
 use lieode::problems::{SphereProblem, TorquedRigidBody};
+use lieode::stepper::Span;
 use lieode::tableau::registry::{BS32, DOPRI5, TSIT5};
 use nalgebra::{Vector2, Vector4};
 
@@ -45,14 +44,12 @@ fn dopri5(tol: f64) -> EmbeddedRk<nalgebra::Const<4>> {
 fn embedded_dopri5_reproduces_hairers_published_arenstorf_run() {
     // Hairer–Nørsett–Wanner I (dr_dopri5 with rtol = atol = 1e-7):
     // fcn=1442 step=240 accpt=216 rejct=22, y = (0.9940021016, 0.8911185472e-5).
-    let sol = integrate_vector(
-        dopri5(1e-7),
-        arenstorf,
-        0.0,
-        Vector4::from(ARENSTORF_Y0),
-        ARENSTORF_END,
-        IntegrateOptions { dense: true },
-        &mut [],
+    let sol = integrate(
+        &mut VectorStepper::new(dopri5(1e-7)),
+        &mut arenstorf,
+        &Vector4::from(ARENSTORF_Y0),
+        &Span::new(0.0, ARENSTORF_END).unwrap(),
+        Options::default().dense(),
     )
     .unwrap();
     let s = sol.stats;
@@ -101,27 +98,27 @@ impl LieOde<Rn<2>> for VanDerPolOnR2 {
 fn lifted_method_on_rn_is_the_vector_method() {
     for tableau in [&DOPRI5, &BS32, &TSIT5] {
         let tol = Tolerances::scalar(1e-7, 1e-7).unwrap();
-        let vdp = |_t: f64, y: &Vector2<f64>| {
+        let mut vdp = |_t: f64, y: &Vector2<f64>| {
             Vector2::new(y[1], ((1.0 - y[0] * y[0]) * y[1] - y[0]) / 0.1)
         };
-        let vector = integrate_vector(
-            EmbeddedRk::new(tableau, tol.clone(), ControllerParameters::dopri5()).unwrap(),
-            vdp,
-            0.0,
-            Vector2::new(2.0, 0.0),
-            2.0,
-            IntegrateOptions::default(),
-            &mut [],
+        let vector = integrate(
+            &mut VectorStepper::new(
+                EmbeddedRk::new(tableau, tol.clone(), ControllerParameters::dopri5()).unwrap(),
+            ),
+            &mut vdp,
+            &Vector2::new(2.0, 0.0),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default(),
         )
         .unwrap();
-        let lifted = integrate_lie(
-            EmbeddedRk::new(tableau, tol, ControllerParameters::dopri5()).unwrap(),
-            VanDerPolOnR2,
-            0.0,
-            Rn(Vector2::new(2.0, 0.0)),
-            2.0,
-            IntegrateOptions::default(),
-            &mut [],
+        let lifted = integrate(
+            &mut LieStepper::new(
+                EmbeddedRk::new(tableau, tol, ControllerParameters::dopri5()).unwrap(),
+            ),
+            &mut VanDerPolOnR2,
+            &Rn(Vector2::new(2.0, 0.0)),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default(),
         )
         .unwrap();
         let (sv, sl) = (vector.stats, lifted.stats);
@@ -149,14 +146,14 @@ fn lifted_dopri5_on_rotations_stays_on_the_group_and_converges() {
     let mut previous = f64::INFINITY;
     for tol in [1e-5, 1e-7, 1e-9, 1e-11] {
         let t = Tolerances::scalar(tol, tol).unwrap();
-        let sol = integrate_lie(
-            EmbeddedRk::new(&DOPRI5, t, ControllerParameters::dopri5()).unwrap(),
-            body,
-            0.0,
-            body.exact(0.0),
-            2.0,
-            IntegrateOptions::default(),
-            &mut [],
+        let sol = integrate(
+            &mut LieStepper::new(
+                EmbeddedRk::new(&DOPRI5, t, ControllerParameters::dopri5()).unwrap(),
+            ),
+            &mut body.clone(),
+            &body.exact(0.0),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default(),
         )
         .unwrap();
         let (_, y) = sol.last().unwrap();
@@ -171,19 +168,19 @@ fn lifted_dopri5_on_rotations_stays_on_the_group_and_converges() {
         );
         previous = err;
     }
-    let q_body = integrate_lie(
-        EmbeddedRk::new(
-            &DOPRI5,
-            Tolerances::scalar(1e-10, 1e-10).unwrap(),
-            ControllerParameters::dopri5(),
-        )
-        .unwrap(),
-        body,
-        0.0,
-        body.exact_quaternion(0.0),
-        2.0,
-        IntegrateOptions::default(),
-        &mut [],
+    let q_body = integrate(
+        &mut LieStepper::new(
+            EmbeddedRk::new(
+                &DOPRI5,
+                Tolerances::scalar(1e-10, 1e-10).unwrap(),
+                ControllerParameters::dopri5(),
+            )
+            .unwrap(),
+        ),
+        &mut body.clone(),
+        &body.exact_quaternion(0.0),
+        &Span::new(0.0, 2.0).unwrap(),
+        Options::default(),
     )
     .unwrap();
     let (_, yq) = q_body.last().unwrap();
@@ -196,13 +193,13 @@ fn lifted_dopri5_on_rotations_stays_on_the_group_and_converges() {
 
 #[test]
 fn dense_output_on_the_group_and_events() {
-    let sphere = SphereProblem::default();
+    let mut sphere = SphereProblem::default();
     let tol = Tolerances::scalar(1e-10, 1e-10).unwrap();
     // Event: the point crosses the plane z = 0.6 (rising), non-terminal, and the x = 0 plane
     // (terminal, falling x).
     let s2 = sphere;
     let s3 = sphere;
-    let mut events = [
+    let events = vec![
         Event::new(
             move |_t, y: &So3| s2.point_of(y)[2] - 0.6,
             Direction::Either,
@@ -214,14 +211,17 @@ fn dense_output_on_the_group_and_events() {
             true,
         ),
     ];
-    let sol = integrate_lie(
-        EmbeddedRk::new(&DOPRI5, tol, ControllerParameters::dopri5()).unwrap(),
-        sphere,
-        0.0,
-        So3::identity(),
-        2.0,
-        IntegrateOptions { dense: true },
-        &mut events,
+    let sol = integrate(
+        &mut LieStepper::new(
+            EmbeddedRk::new(&DOPRI5, tol, ControllerParameters::dopri5()).unwrap(),
+        ),
+        &mut sphere,
+        &So3::identity(),
+        &Span::new(0.0, 2.0).unwrap(),
+        Options {
+            events,
+            ..Options::default().dense()
+        },
     )
     .unwrap();
     // Dense output between steps matches the exact solution to the tolerance's order.
@@ -286,19 +286,19 @@ fn rotation_error_is_not_swamped_by_a_large_velocity() {
     use lieode::lie::product::Product;
     let y0 = Product(So3::identity(), Rn(nalgebra::Vector3::new(1e6, -2e6, 5e5)));
     let run = |tol: f64| {
-        integrate_lie(
-            EmbeddedRk::new(
-                &DOPRI5,
-                Tolerances::scalar(tol, tol).unwrap(),
-                ControllerParameters::dopri5(),
-            )
-            .unwrap(),
-            FastTranslatingBody,
-            0.0,
-            y0,
-            3.0,
-            IntegrateOptions::default(),
-            &mut [],
+        integrate(
+            &mut LieStepper::new(
+                EmbeddedRk::new(
+                    &DOPRI5,
+                    Tolerances::scalar(tol, tol).unwrap(),
+                    ControllerParameters::dopri5(),
+                )
+                .unwrap(),
+            ),
+            &mut FastTranslatingBody,
+            &y0,
+            &Span::new(0.0, 3.0).unwrap(),
+            Options::default(),
         )
         .unwrap()
     };
@@ -324,14 +324,14 @@ fn rotation_error_is_not_swamped_by_a_large_velocity() {
         vec![1e-12, 1e-12, 1e-12, 1e-5, 1e-5, 1e-5],
     )
     .unwrap();
-    let sol = integrate_lie(
-        EmbeddedRk::new(&DOPRI5, per_factor, ControllerParameters::dopri5()).unwrap(),
-        FastTranslatingBody,
-        0.0,
-        y0,
-        3.0,
-        IntegrateOptions::default(),
-        &mut [],
+    let sol = integrate(
+        &mut LieStepper::new(
+            EmbeddedRk::new(&DOPRI5, per_factor, ControllerParameters::dopri5()).unwrap(),
+        ),
+        &mut FastTranslatingBody,
+        &y0,
+        &Span::new(0.0, 3.0).unwrap(),
+        Options::default(),
     )
     .unwrap();
     let (_, y) = sol.last().unwrap();
@@ -405,7 +405,7 @@ fn dense_output_on_the_group_has_the_order_of_its_interpolant() {
     // Fixed steps (hmax = initial step, loose tolerance): the dense output of the lifted
     // DOPRI5 pair — Shampine's order-4 continuous extension in θ, mapped by exp — is O(h⁵)
     // away from the exact solution in mid-step, like the step values.
-    let sphere = SphereProblem::default();
+    let mut sphere = SphereProblem::default();
     let mut errors = vec![];
     let hs = [0.1, 0.05, 0.025];
     for h in hs {
@@ -414,14 +414,14 @@ fn dense_output_on_the_group_has_the_order_of_its_interpolant() {
             initial_step: Some(h),
             ..ControllerParameters::dopri5()
         };
-        let sol = integrate_lie(
-            EmbeddedRk::new(&DOPRI5, Tolerances::scalar(1.0, 1.0).unwrap(), params).unwrap(),
-            sphere,
-            0.0,
-            So3::identity(),
-            2.0,
-            IntegrateOptions { dense: true },
-            &mut [],
+        let sol = integrate(
+            &mut LieStepper::new(
+                EmbeddedRk::new(&DOPRI5, Tolerances::scalar(1.0, 1.0).unwrap(), params).unwrap(),
+            ),
+            &mut sphere,
+            &So3::identity(),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default().dense(),
         )
         .unwrap();
         let mut worst: f64 = 0.0;
@@ -447,33 +447,31 @@ fn dop853_and_odex_lifted_to_the_group() {
     let body = TorquedRigidBody::default();
     for tol in [1e-6, 1e-9, 1e-12] {
         let t = Tolerances::scalar(tol, tol).unwrap();
-        let dop = integrate_lie(
-            Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
-            body,
-            0.0,
-            body.exact(0.0),
-            2.0,
-            IntegrateOptions { dense: true },
-            &mut [],
+        let dop = integrate(
+            &mut LieStepper::new(Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap()),
+            &mut body.clone(),
+            &body.exact(0.0),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default().dense(),
         )
         .unwrap();
-        let odex = integrate_lie(
-            // ODEX builds its interpolant (and controls its error) only when asked to;
-            // otherwise its dense output is a cubic Hermite interpolant.
-            Odex::new(
-                t,
-                OdexParameters {
-                    dense_output: true,
-                    ..OdexParameters::default()
-                },
-            )
-            .unwrap(),
-            body,
-            0.0,
-            body.exact(0.0),
-            2.0,
-            IntegrateOptions { dense: true },
-            &mut [],
+        let odex = integrate(
+            &mut LieStepper::new(
+                // ODEX builds its interpolant (and controls its error) only when asked to;
+                // otherwise its dense output is a cubic Hermite interpolant.
+                Odex::new(
+                    t,
+                    OdexParameters {
+                        dense_output: true,
+                        ..OdexParameters::default()
+                    },
+                )
+                .unwrap(),
+            ),
+            &mut body.clone(),
+            &body.exact(0.0),
+            &Span::new(0.0, 2.0).unwrap(),
+            Options::default().dense(),
         )
         .unwrap();
         for (name, sol) in [("DOP853", &dop), ("ODEX", &odex)] {
@@ -496,24 +494,27 @@ fn dop853_and_odex_lifted_to_the_group() {
 #[test]
 fn events_on_a_vector_problem() {
     // y'' = −y from (1, 0): y₁ = cos t crosses zero at π/2 (falling) and 3π/2 (rising).
-    let oscillator = |_t: f64, y: &Vector2<f64>| Vector2::new(y[1], -y[0]);
-    let mut events = [
+    let mut oscillator = |_t: f64, y: &Vector2<f64>| Vector2::new(y[1], -y[0]);
+    let events = vec![
         Event::new(|_t, y: &Vector2<f64>| y[0], Direction::Falling, false),
         Event::new(|_t, y: &Vector2<f64>| y[0], Direction::Rising, true),
     ];
-    let sol = integrate_vector(
-        EmbeddedRk::new(
-            &DOPRI5,
-            Tolerances::scalar(1e-10, 1e-10).unwrap(),
-            ControllerParameters::dopri5(),
-        )
-        .unwrap(),
-        oscillator,
-        0.0,
-        Vector2::new(1.0, 0.0),
-        10.0,
-        IntegrateOptions::default(),
-        &mut events,
+    let sol = integrate(
+        &mut VectorStepper::new(
+            EmbeddedRk::new(
+                &DOPRI5,
+                Tolerances::scalar(1e-10, 1e-10).unwrap(),
+                ControllerParameters::dopri5(),
+            )
+            .unwrap(),
+        ),
+        &mut oscillator,
+        &Vector2::new(1.0, 0.0),
+        &Span::new(0.0, 10.0).unwrap(),
+        Options {
+            events,
+            ..Options::default()
+        },
     )
     .unwrap();
     assert_eq!(sol.stop, StopReason::TerminalEvent(1));
@@ -522,24 +523,27 @@ fn events_on_a_vector_problem() {
     assert!((sol.events[1].t - 1.5 * std::f64::consts::PI).abs() < 1e-9);
     assert_eq!(sol.last().unwrap().0, sol.events[1].t);
     // A non-finite event function is a named error.
-    let mut bad = [Event::new(
+    let bad = vec![Event::new(
         |_t, _y: &Vector2<f64>| f64::NAN,
         Direction::Either,
         false,
     )];
-    let err = integrate_vector(
-        EmbeddedRk::new(
-            &DOPRI5,
-            Tolerances::scalar(1e-6, 1e-6).unwrap(),
-            ControllerParameters::dopri5(),
-        )
-        .unwrap(),
-        oscillator,
-        0.0,
-        Vector2::new(1.0, 0.0),
-        1.0,
-        IntegrateOptions::default(),
-        &mut bad,
+    let err = integrate(
+        &mut VectorStepper::new(
+            EmbeddedRk::new(
+                &DOPRI5,
+                Tolerances::scalar(1e-6, 1e-6).unwrap(),
+                ControllerParameters::dopri5(),
+            )
+            .unwrap(),
+        ),
+        &mut oscillator,
+        &Vector2::new(1.0, 0.0),
+        &Span::new(0.0, 1.0).unwrap(),
+        Options {
+            events: bad,
+            ..Options::default()
+        },
     )
     .unwrap_err();
     assert!(
@@ -560,18 +564,18 @@ fn fsal_survives_the_rebasing_of_local_coordinates() {
     // DOPRI5 costs f₀ + HINIT's evaluation, then 6 per attempt: the 7th stage of an accepted
     // step, evaluated at the new group state, is reused as the next step's first stage.
     let body = TorquedRigidBody::default();
-    let sol = integrate_lie(
-        Dopri5::new(
-            Tolerances::scalar(1e-9, 1e-9).unwrap(),
-            ControllerParameters::dopri5(),
-        )
-        .unwrap(),
-        body,
-        0.0,
-        body.exact(0.0),
-        2.0,
-        IntegrateOptions::default(),
-        &mut [],
+    let sol = integrate(
+        &mut LieStepper::new(
+            Dopri5::new(
+                Tolerances::scalar(1e-9, 1e-9).unwrap(),
+                ControllerParameters::dopri5(),
+            )
+            .unwrap(),
+        ),
+        &mut body.clone(),
+        &body.exact(0.0),
+        &Span::new(0.0, 2.0).unwrap(),
+        Options::default(),
     )
     .unwrap();
     let s = sol.stats;
@@ -591,33 +595,33 @@ fn the_user_can_drive_the_loop_and_change_the_problem_between_steps() {
             -y * self.0
         }
     }
+    use lieode::stepper::Stepper;
     let tol = Tolerances::scalar(1e-11, 1e-11).unwrap();
-    let mut stepper = VectorStepper::new(
-        EmbeddedRk::new(&DOPRI5, tol, ControllerParameters::dopri5()).unwrap(),
-        Decay(1.0),
-        0.0,
-        nalgebra::Vector1::new(1.0),
-        2.0,
-    )
-    .unwrap();
+    let mut stepper =
+        VectorStepper::new(EmbeddedRk::new(&DOPRI5, tol, ControllerParameters::dopri5()).unwrap());
+    let mut decay = Decay(1.0);
+    let span = Span::new(0.0, 2.0).unwrap();
+    stepper
+        .start(&mut decay, &span, &nalgebra::Vector1::new(1.0))
+        .unwrap();
     let mut switched_at = None;
     loop {
-        let report = stepper.step().unwrap();
-        let (t, _) = stepper.current();
+        let report = stepper.step(&mut decay).unwrap();
+        let t = report.t_end;
         if switched_at.is_none() && t > 0.5 {
-            stepper.problem_mut().0 = 2.0;
+            decay.0 = 2.0;
             switched_at = Some(t);
         }
         if report.finished {
             break;
         }
     }
-    let ts = switched_at.unwrap();
-    let (t, y) = stepper.current();
-    assert_eq!(t, 2.0);
+    let ts: f64 = switched_at.unwrap();
+    let y = stepper.state(&mut decay).unwrap();
+    assert_eq!(Stepper::<Decay>::time(&stepper), 2.0);
     let exact = (-ts).exp() * (-2.0 * (2.0 - ts)).exp();
     assert!((y[0] - exact).abs() < 1e-9, "{} vs {exact}", y[0]);
-    assert!(stepper.stats().accepted > 5);
+    assert!(Stepper::<Decay>::stats(&stepper).accepted > 5);
 }
 
 #[test]
@@ -636,17 +640,15 @@ fn a_non_finite_right_hand_side_is_an_error_naming_it() {
         let tol = Tolerances::scalar(1e-8, 1e-8).unwrap();
         fn failure<M: lieode::adaptive::AdaptiveMethod<nalgebra::U2>>(
             method: M,
-            rhs: impl FnMut(f64, &Vector2<f64>) -> Vector2<f64>,
+            mut rhs: impl FnMut(f64, &Vector2<f64>) -> Vector2<f64>,
         ) -> lieode::Error {
             let y0 = Vector2::new(1.0, 0.0);
-            integrate_vector(
-                method,
-                rhs,
-                0.0,
-                y0,
-                3.0,
-                IntegrateOptions::default(),
-                &mut [],
+            integrate(
+                &mut VectorStepper::new(method),
+                &mut rhs,
+                &y0,
+                &Span::new(0.0, 3.0).unwrap(),
+                Options::default(),
             )
             .unwrap_err()
         }

@@ -3,11 +3,11 @@
 //! the error metrics, the step-size grid, the run protocol, the Lie-group view and bad input.
 
 use lieode::Error;
-use lieode::adaptive::integrate_vector;
-use lieode::adaptive::{ControllerParameters, Dop853, IntegrateOptions, Tolerances};
+use lieode::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
 use lieode::body::quaternion::times_pure;
+use lieode::engine::Fixed;
 use lieode::engine::{LieOde, MuntheKaas};
-use lieode::integrate::{Record, integrate_fixed};
+use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
 use lieode::lie::unit_quaternion::UnitQuat;
@@ -22,6 +22,7 @@ use lieode::rotation::{
     ConstantBodyTorque, DirectEuler, Renormalisation, RigidBody, RotationalMethod, RotationalState,
     RotationalStepper,
 };
+use lieode::stepper::Span;
 use lieode::tableau::registry::RK4;
 use nalgebra::{Matrix3, Quaternion, SVector, Vector3};
 use num_dual::Dual64;
@@ -120,20 +121,18 @@ fn analytic_angular_velocity_satisfies_eulers_equations() {
 fn integrate_euler(c: &SpiralCylinder, t_end: f64) -> Vector3<f64> {
     let body = *c.body();
     let tau = c.torque().0;
-    let rhs = move |_t: f64, w: &SVector<f64, 3>| body.angular_acceleration(w, &tau);
+    let mut rhs = move |_t: f64, w: &SVector<f64, 3>| body.angular_acceleration(w, &tau);
     let method = Dop853::new(
         Tolerances::scalar(1e-14, 1e-14).unwrap(),
         ControllerParameters::dop853(),
     )
     .unwrap();
-    let sol = integrate_vector(
-        method,
-        rhs,
-        0.0,
-        c.parameters().omega0,
-        t_end,
-        IntegrateOptions::default(),
-        &mut [],
+    let sol = integrate(
+        &mut VectorStepper::new(method),
+        &mut rhs,
+        &c.parameters().omega0,
+        &Span::new(0.0, t_end).unwrap(),
+        Options::default(),
     )
     .unwrap();
     *sol.last().unwrap().1
@@ -539,7 +538,14 @@ fn generic_lie_group_engine_converges_to_the_reference() {
     for steps in [400, 800] {
         let mut mk = MuntheKaas::<CylinderState>::new(&RK4).unwrap();
         let y0 = c.initial_group_state();
-        let sol = integrate_fixed(&mut mk, &mut c, y0, 0.0, 1.0, steps, Record::Ends).unwrap();
+        let sol = integrate(
+            &mut Fixed::new(&mut mk),
+            &mut c,
+            &y0,
+            &Span::steps(0.0, 1.0, steps).unwrap(),
+            Options::record(Record::Ends),
+        )
+        .unwrap();
         let (_, y) = sol.last().unwrap();
         let dq = (y.0.quaternion() - reference.0.quaternion()).norm();
         let dw = (y.1.0 - reference.1.0).norm() / reference.1.0.norm();

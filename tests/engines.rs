@@ -2,15 +2,17 @@
 //! adjoints, time symmetry, statistics and bad input.
 
 use lieode::Error;
+use lieode::engine::Fixed;
 use lieode::engine::{
     Adjoint, CommutatorFree, Composition, ExplicitRk, FixedPoint, ImplicitMuntheKaas, ImplicitRk,
     LieOde, LieOdeFn, Method, MuntheKaas, Newton, Stats, Step, SymmetricComposition,
 };
-use lieode::integrate::{Record, integrate_fixed};
+use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::product::{Product, ProductAlgebra};
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::{So3, So3Algebra};
 use lieode::lie::{LieGroup, Real, Side};
+use lieode::stepper::Span;
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{
     BACKWARD_EULER, CF4, CG3, CG4A, DOPRI5, EULER, GAUSS4, IMPLICIT_MIDPOINT, RK4, TRAPEZOID,
@@ -50,14 +52,12 @@ fn run_vector<M: Step<Coupled, State = Vector3<f64>, Scalar = f64>>(
     m: &mut M,
     steps: usize,
 ) -> Vector3<f64> {
-    integrate_fixed(
-        m,
+    integrate(
+        &mut Fixed::new(m),
         &mut Coupled,
-        Vector3::new(0.3, -0.2, 0.8),
-        0.0,
-        1.0,
-        steps,
-        Record::Ends,
+        &Vector3::new(0.3, -0.2, 0.8),
+        &Span::steps(0.0, 1.0, steps).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap()
     .states[1]
@@ -68,14 +68,12 @@ fn run_group<M: Step<CoupledOnR3, State = Rn<3>, Scalar = f64>>(
     side: Side,
     steps: usize,
 ) -> Vector3<f64> {
-    integrate_fixed(
-        m,
+    integrate(
+        &mut Fixed::new(m),
         &mut CoupledOnR3(side),
-        Rn(Vector3::new(0.3, -0.2, 0.8)),
-        0.0,
-        1.0,
-        steps,
-        Record::Ends,
+        &Rn(Vector3::new(0.3, -0.2, 0.8)),
+        &Span::steps(0.0, 1.0, steps).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap()
     .states[1]
@@ -250,14 +248,12 @@ fn implicit_midpoint_munthe_kaas_is_time_symmetric() {
 #[test]
 fn the_driver_counts_evaluations() {
     let mut rk4 = ExplicitRk::<f64, 3>::new(&RK4).unwrap();
-    let sol = integrate_fixed(
-        &mut rk4,
+    let sol = integrate(
+        &mut Fixed::new(&mut rk4),
         &mut Coupled,
-        Vector3::zeros(),
-        0.0,
-        1.0,
-        25,
-        Record::Every(5),
+        &Vector3::zeros(),
+        &Span::steps(0.0, 1.0, 25).unwrap(),
+        Options::record(Record::Every(5)),
     )
     .unwrap();
     assert_eq!(sol.stats.rhs_evaluations, 100);
@@ -266,14 +262,12 @@ fn the_driver_counts_evaluations() {
     assert_eq!(*sol.times.last().unwrap(), 1.0);
     // FSAL: DOPRI5 evaluates 6 new stages per step after the first.
     let mut dp = ExplicitRk::<f64, 3>::new(&DOPRI5).unwrap();
-    let sol = integrate_fixed(
-        &mut dp,
+    let sol = integrate(
+        &mut Fixed::new(&mut dp),
         &mut Coupled,
-        Vector3::zeros(),
-        0.0,
-        1.0,
-        10,
-        Record::Ends,
+        &Vector3::zeros(),
+        &Span::steps(0.0, 1.0, 10).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap();
     assert_eq!(sol.stats.rhs_evaluations, 7 + 9 * 6);
@@ -338,17 +332,8 @@ fn bad_input_gives_named_errors() {
         2,
     );
     assert!(matches!(bad, Err(Error::InvalidTableau { .. })));
-    // Driver input.
-    let err = integrate_fixed(
-        &mut rk4,
-        &mut Coupled,
-        Vector3::zeros(),
-        0.0,
-        1.0,
-        0,
-        Record::Ends,
-    )
-    .unwrap_err();
+    // Driver input: the span is checked where it is made.
+    let err = Span::steps(0.0, 1.0, 0).unwrap_err();
     assert!(matches!(err, Error::InvalidParameter { name: "steps", .. }));
     // Stiff fixed point does not converge: a named error, not a hang or a panic.
     let mut stiff = |_t: f64, x: &Vector3<f64>| -x * 1e4;
@@ -407,25 +392,21 @@ fn sphere_ode_adapter_reproduces_the_sphere_problem() {
     let omega = move |t: f64, x: &Vector3<f64>| problem.omega(t, x);
     let mut adapter = SphereOde::new(x0, omega);
     let mut mk = MuntheKaas::<So3>::new(&RK4).unwrap();
-    let via_adapter = integrate_fixed(
-        &mut mk,
+    let via_adapter = integrate(
+        &mut Fixed::new(&mut mk),
         &mut adapter,
-        So3::identity(),
-        0.0,
-        2.0,
-        50,
-        Record::Ends,
+        &So3::identity(),
+        &Span::steps(0.0, 2.0, 50).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap();
     let mut reference = problem;
-    let direct = integrate_fixed(
-        &mut mk,
+    let direct = integrate(
+        &mut Fixed::new(&mut mk),
         &mut reference,
-        So3::identity(),
-        0.0,
-        2.0,
-        50,
-        Record::Ends,
+        &So3::identity(),
+        &Span::steps(0.0, 2.0, 50).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap();
     assert_eq!(via_adapter.states[1], direct.states[1]);
@@ -434,14 +415,12 @@ fn sphere_ode_adapter_reproduces_the_sphere_problem() {
     assert!((x.point().norm() - 1.0).abs() < 1e-15 * 4.0);
     // The same through unit quaternions.
     let mut mkq = MuntheKaas::<UnitQuat>::new(&RK4).unwrap();
-    let q = integrate_fixed(
-        &mut mkq,
+    let q = integrate(
+        &mut Fixed::new(&mut mkq),
         &mut adapter,
-        UnitQuat::identity(),
-        0.0,
-        2.0,
-        50,
-        Record::Ends,
+        &UnitQuat::identity(),
+        &Span::steps(0.0, 2.0, 50).unwrap(),
+        Options::record(Record::Ends),
     )
     .unwrap();
     let xq = adapter.point(&q.states[1]);

@@ -9,17 +9,19 @@
 //!
 //! Run `cargo test --release --test orders -- --nocapture` to print the table.
 
+use lieode::engine::Fixed;
 use lieode::engine::{
     CommutatorFree, Composition, ExplicitRk, ImplicitMuntheKaas, ImplicitRk, MuntheKaas, Newton,
     Stats, Step, SymmetricComposition,
 };
-use lieode::integrate::{Record, integrate_fixed};
+use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::so3::So3;
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::lie::{LieGroup, Truncation};
 use lieode::order::{Convergence, convergence_study};
 use lieode::problems::rigid_body::{RigidBodyQuatState, RigidBodyState};
 use lieode::problems::{LinearSo3, SphereProblem, TorquedRigidBody, VectorTestProblem};
+use lieode::stepper::Span;
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::*;
 use nalgebra::Vector3;
@@ -42,7 +44,13 @@ fn run<P, M: Step<P, Scalar = f64>>(
     n: usize,
 ) -> lieode::Result<(f64, usize)> {
     let mut m = make();
-    let sol = integrate_fixed(&mut m, problem, y0.clone(), 0.0, T_END, n, Record::Ends)?;
+    let sol = integrate(
+        &mut Fixed::new(&mut m),
+        problem,
+        &y0.clone(),
+        &Span::steps(0.0, T_END, n).unwrap(),
+        Options::record(Record::Ends),
+    )?;
     Ok((error(&sol.states[1]), sol.stats.rhs_evaluations))
 }
 

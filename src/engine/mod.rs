@@ -90,6 +90,34 @@ pub trait Step<P: ?Sized>: Method {
     ) -> Result<Stepped<Self::State, Self::ErrorEstimate>>;
 }
 
+impl<M: Method + ?Sized> Method for &mut M {
+    fn order(&self) -> usize {
+        (**self).order()
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+}
+
+/// A borrowed engine steps like the engine itself, so `Fixed::new(&mut engine)` drives an
+/// engine the caller keeps.
+impl<P: ?Sized, E: Step<P> + ?Sized> Step<P> for &mut E {
+    type State = E::State;
+    type Scalar = E::Scalar;
+    type ErrorEstimate = E::ErrorEstimate;
+
+    fn step(
+        &mut self,
+        problem: &mut P,
+        t: Self::Scalar,
+        y: &Self::State,
+        h: Self::Scalar,
+        stats: &mut Stats,
+    ) -> Result<Stepped<Self::State, Self::ErrorEstimate>> {
+        (**self).step(problem, t, y, h, stats)
+    }
+}
+
 /// Checks that the step size and the time are finite.
 pub(crate) fn check_step_input<T: Real>(t: T, h: T) -> Result<()> {
     use crate::lie::to_f64;

@@ -600,8 +600,10 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, Error::NonConvergence { .. }));
         let bad = reduced_series_coefficients(|j| INV_FACTORIAL[j], [0.0, -1.0, 0.0], f64::NAN);
+        assert!(matches!(bad, Err(Error::NonFinite { name: "tolerance" })));
+        let negative = reduced_series_coefficients(|j| INV_FACTORIAL[j], [0.0, -1.0, 0.0], -1.0);
         assert!(matches!(
-            bad,
+            negative,
             Err(Error::InvalidParameter {
                 name: "tolerance",
                 ..
