@@ -35,5 +35,5 @@ pub use crate::lie::so3::{So3, So3Algebra};
 pub use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 pub use crate::lie::{LieAlgebra, LieGroup, Side, Truncation};
 pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
-pub use crate::stepper::{Span, Stats, Stepper};
+pub use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 pub use crate::tableau::ButcherTableau;

@@ -70,6 +70,7 @@ pub struct StepReport {
 /// | [`Span::new`]`(t0, t_end)` | adaptive steppers (they choose their steps) | the method's |
 /// | [`Span::steps`]`(t0, t_end, n)` | fixed-step methods | `h = (t_end − t0)/n` |
 /// | [`Span::stride`]`(t0, dt, n)` | fixed-step methods | `n` steps of size `dt` |
+/// | [`Span::open`]`(t0, dt)` | fixed-step methods driven by hand | steps of size `dt`, no end |
 ///
 /// How a fixed-step method forms its times is the method's: [`crate::engine::Fixed`] computes
 /// `t0 + i h` (and ends exactly on `t_end`), the rotational catalogue accumulates `t += dt` as
@@ -200,17 +201,45 @@ impl Span {
         })
     }
 
+    /// Steps of size `dt` from `t0` with no planned end: for loops driven by hand (a stepper on
+    /// such a span never reports [`StepReport::finished`]; its nominal end is `±∞`).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `t0` or `dt`; [`Error::InvalidParameter`] naming `dt` for
+    /// `dt = 0` or a step too small to change `t0`.
+    pub fn open(t0: f64, dt: f64) -> Result<Self> {
+        check_time("t0", t0)?;
+        check_time("dt", dt)?;
+        if !resolves(t0, t0, dt) {
+            return Err(Error::InvalidParameter {
+                name: "dt",
+                value: format!("{dt:e}"),
+                expected: format!("a non-zero step that changes the time at t0 = {t0:e}"),
+            });
+        }
+        Ok(Self {
+            t0,
+            t_end: f64::INFINITY.copysign(dt),
+            grid: Grid::Fixed {
+                dt,
+                steps: usize::MAX,
+            },
+        })
+    }
+
     /// The start time.
     pub fn t0(&self) -> f64 {
         self.t0
     }
 
-    /// The end time (for [`Span::stride`], the nominal `t0 + steps·dt`).
+    /// The end time (for [`Span::stride`], the nominal `t0 + steps·dt`; `±∞` for
+    /// [`Span::open`]).
     pub fn t_end(&self) -> f64 {
         self.t_end
     }
 
-    /// The step size and number of steps of a fixed-step span.
+    /// The step size and number of steps of a fixed-step span (`usize::MAX` for
+    /// [`Span::open`]).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `span` for a span made by [`Span::new`].
@@ -290,26 +319,37 @@ impl<S> Piece for NoDenseOutput<S> {
     }
 }
 
+/// What a stepper tells about its run, whatever the problem: its name, its time and its work.
+///
+/// The supertrait of [`Stepper`], apart so that `stepper.time()` needs no problem type.
+pub trait StepperInfo {
+    /// The method's name, for tables and plots.
+    fn name(&self) -> &str;
+
+    /// The current time.
+    fn time(&self) -> f64;
+
+    /// The work done since the last start.
+    fn stats(&self) -> Stats;
+}
+
 /// A stateful one-step integrator for problems of type `P`.
 ///
 /// The life of a stepper: [`Stepper::start`] at a state and a [`Span`], then
 /// [`Stepper::step`] until a step reports [`StepReport::finished`]; in between,
-/// [`Stepper::state`] gives the synchronised state at [`Stepper::time`] (for leapfrog methods
+/// [`Stepper::state`] gives the synchronised state at [`StepperInfo::time`] (for leapfrog methods
 /// this synchronises the half-step velocities and may evaluate the problem, counted) and
-/// [`Stepper::stats`] the work done since the start. A stepper can be started again; each start
+/// [`StepperInfo::stats`] the work done since the start. A stepper can be started again; each start
 /// resets its counters.
 ///
 /// Methods with dense output answer [`Stepper::prepare_dense`] with `true`; then
 /// [`Stepper::dense`] gives the state at any time inside the last step and
 /// [`Stepper::segment`] a stored copy of it.
-pub trait Stepper<P: ?Sized> {
+pub trait Stepper<P: ?Sized>: StepperInfo {
     /// The state: a vector, a group element, a rigid body's rotor and angular velocity, …
     type State: Clone;
     /// One step's stored dense output ([`NoDenseOutput`] for methods without).
     type Segment: Piece<State = Self::State>;
-
-    /// The method's name, for tables and plots.
-    fn name(&self) -> &str;
 
     /// Starts at `y0` at time `span.t0()` with the span's step layout (and resets the counters).
     ///
@@ -329,18 +369,12 @@ pub trait Stepper<P: ?Sized> {
     /// `start` for a stepper that was not started.
     fn step(&mut self, problem: &mut P) -> Result<StepReport>;
 
-    /// The current time.
-    fn time(&self) -> f64;
-
-    /// The synchronised state at [`Stepper::time`].
+    /// The synchronised state at [`StepperInfo::time`].
     ///
     /// # Errors
     /// A failed evaluation (leapfrog methods evaluate the problem to synchronise); a stepper
     /// that was not started.
     fn state(&mut self, problem: &mut P) -> Result<Self::State>;
-
-    /// The work done since the last start.
-    fn stats(&self) -> Stats;
 
     /// Prepares the dense output of the last step (may cost evaluations, counted); `false` if
     /// the method has none.

@@ -9,7 +9,7 @@ use lieode::integrate::{
 };
 use lieode::lie::LieGroup;
 use lieode::problems::TorquedRigidBody;
-use lieode::stepper::{NoDenseOutput, Span, StepReport, Stepper};
+use lieode::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo};
 use lieode::tableau::registry::RK4;
 use nalgebra::{Vector1, Vector2};
 
@@ -202,12 +202,25 @@ struct Counting {
     synchronisations: usize,
 }
 
-impl Stepper<()> for Counting {
-    type State = Vector1<f64>;
-    type Segment = NoDenseOutput<Vector1<f64>>;
+impl StepperInfo for Counting {
     fn name(&self) -> &str {
         "counting"
     }
+    fn time(&self) -> f64 {
+        self.t
+    }
+    fn stats(&self) -> Stats {
+        Stats {
+            steps: self.steps,
+            accepted: self.steps,
+            ..Stats::default()
+        }
+    }
+}
+
+impl Stepper<()> for Counting {
+    type State = Vector1<f64>;
+    type Segment = NoDenseOutput<Vector1<f64>>;
     fn start(&mut self, _: &mut (), span: &Span, _y0: &Vector1<f64>) -> lieode::Result<()> {
         let (_, n) = span.fixed_step()?;
         *self = Self {
@@ -226,19 +239,9 @@ impl Stepper<()> for Counting {
             finished: self.steps >= self.n,
         })
     }
-    fn time(&self) -> f64 {
-        self.t
-    }
     fn state(&mut self, _: &mut ()) -> lieode::Result<Vector1<f64>> {
         self.synchronisations += 1;
         Ok(Vector1::new(self.t))
-    }
-    fn stats(&self) -> Stats {
-        Stats {
-            steps: self.steps,
-            accepted: self.steps,
-            ..Stats::default()
-        }
     }
 }
 

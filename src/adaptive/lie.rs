@@ -26,7 +26,7 @@ use super::{AdaptiveMethod, StepReport, System};
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Side, Truncation};
 use crate::ode::LieOde;
-use crate::stepper::{Piece, Span, Stats, Stepper, not_started};
+use crate::stepper::{Piece, Span, Stats, Stepper, StepperInfo, not_started};
 
 type Coords<G> = OVector<f64, AlgebraDim<G>>;
 
@@ -177,6 +177,25 @@ where
     }
 }
 
+impl<M, G> StepperInfo for LieStepper<M, G>
+where
+    G: LieGroup<Scalar = f64>,
+    M: AdaptiveMethod<AlgebraDim<G>>,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    fn name(&self) -> &str {
+        self.method.name()
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
 impl<M, P, G> Stepper<P> for LieStepper<M, G>
 where
     G: LieGroup<Scalar = f64>,
@@ -186,10 +205,6 @@ where
 {
     type State = G;
     type Segment = LieSegment<G>;
-
-    fn name(&self) -> &str {
-        self.method.name()
-    }
 
     /// Starts at `(span.t0(), y0)` towards `span.t_end()` at `θ = 0`.
     ///
@@ -262,16 +277,8 @@ where
         Ok(report)
     }
 
-    fn time(&self) -> f64 {
-        self.time
-    }
-
     fn state(&mut self, _problem: &mut P) -> Result<G> {
         Ok(self.frame()?.base)
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
     }
 
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {

@@ -7,7 +7,7 @@ use super::hairer::all_finite;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::error::{Error, Result};
 use crate::ode::VectorOde;
-use crate::stepper::{Span, Stats, Stepper};
+use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 
 /// A borrowed [`VectorOde`] seen as a [`System`]: counts evaluations and rejects non-finite
 /// values.
@@ -73,6 +73,20 @@ impl<M: AdaptiveMethod<Const<N>>, const N: usize> VectorStepper<M, N> {
     }
 }
 
+impl<M: AdaptiveMethod<Const<N>>, const N: usize> StepperInfo for VectorStepper<M, N> {
+    fn name(&self) -> &str {
+        self.method.name()
+    }
+
+    fn time(&self) -> f64 {
+        self.method.current().0
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
 impl<M, P, const N: usize> Stepper<P> for VectorStepper<M, N>
 where
     M: AdaptiveMethod<Const<N>>,
@@ -80,10 +94,6 @@ where
 {
     type State = SVector<f64, N>;
     type Segment = DenseSegment<Const<N>>;
-
-    fn name(&self) -> &str {
-        self.method.name()
-    }
 
     /// Starts at `(span.t0(), x0)` towards `span.t_end()`: evaluates `F(t0, x0)` and chooses
     /// the initial step unless the method was given one.
@@ -113,16 +123,8 @@ where
             .step(&mut VectorSystem(problem), &mut self.stats)
     }
 
-    fn time(&self) -> f64 {
-        self.method.current().0
-    }
-
     fn state(&mut self, _problem: &mut P) -> Result<SVector<f64, N>> {
         Ok(*self.method.current().1)
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
     }
 
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {

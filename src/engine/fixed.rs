@@ -3,7 +3,7 @@
 use super::{Method, Stats, Step};
 use crate::error::Result;
 use crate::lie::real;
-use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, not_started};
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 
 /// A [`Step`] engine driven with a fixed step size: the blanket adapter that lets every
 /// engine ([`super::ExplicitRk`], [`super::MuntheKaas`], [`super::CommutatorFree`],
@@ -53,12 +53,6 @@ impl<E, S> Fixed<E, S> {
         }
     }
 
-    /// The work done since the last start (the same as [`Stepper::stats`], callable without
-    /// naming the problem type).
-    pub fn stats(&self) -> Stats {
-        self.stats
-    }
-
     /// The engine.
     pub fn engine(&self) -> &E {
         &self.engine
@@ -84,6 +78,20 @@ impl<E, S> Fixed<E, S> {
     }
 }
 
+impl<E: Method, S> StepperInfo for Fixed<E, S> {
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    fn time(&self) -> f64 {
+        self.time_after(self.taken)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
 impl<P, E, S> Stepper<P> for Fixed<E, S>
 where
     P: ?Sized,
@@ -92,10 +100,6 @@ where
 {
     type State = S;
     type Segment = NoDenseOutput<S>;
-
-    fn name(&self) -> &str {
-        self.engine.name()
-    }
 
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
         let (h, steps) = span.fixed_step()?;
@@ -125,24 +129,7 @@ where
         })
     }
 
-    fn time(&self) -> f64 {
-        self.time_after(self.taken)
-    }
-
     fn state(&mut self, _problem: &mut P) -> Result<S> {
         self.y.clone().ok_or_else(not_started)
-    }
-
-    fn stats(&self) -> Stats {
-        Fixed::stats(self)
-    }
-}
-
-impl<E: Method, S> Method for Fixed<E, S> {
-    fn order(&self) -> usize {
-        self.engine.order()
-    }
-    fn name(&self) -> &str {
-        self.engine.name()
     }
 }

@@ -21,7 +21,7 @@ pub use options::{Options, Record};
 pub use solution::{Solution, StopReason};
 
 use crate::error::{Error, Result};
-pub use crate::stepper::{Span, Stats, StepReport, Stepper};
+pub use crate::stepper::{Span, Stats, StepReport, Stepper, StepperInfo};
 
 use events::{crosses, locate};
 
