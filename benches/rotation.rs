@@ -1,7 +1,7 @@
 //! The cost of one step of every rotational stepper of the catalogue on the SPIRAL paper's
 //! cylinder (the quantity of its Fig. 4), in one run: 10 000 steps of 1e-5 s per iteration, so
 //! the reported time divided by 10 000 is the time per step. Every method runs behind the same
-//! `Box<dyn RotationalStepper>` the reproduction uses (one indirect call per step for all).
+//! `Box<dyn CatalogueStepper>` the reproduction uses (one indirect call per step for all).
 //!
 //! ```text
 //! cargo bench --bench rotation
@@ -10,6 +10,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::reproduce::spiral::{SPIRAL_METHODS, spiral_stepper};
+use lieode::stepper::Span;
 use std::hint::black_box;
 
 const STEPS: usize = 10_000;
@@ -24,7 +25,11 @@ fn bench(c: &mut Criterion) {
                 let mut torque = problem.torque();
                 let mut stepper = spiral_stepper(name, *problem.body()).expect("a catalogue name");
                 stepper
-                    .start(&mut torque, &problem.initial_state(), DT)
+                    .start(
+                        &mut torque,
+                        &Span::open(problem.initial_state().t, DT).unwrap(),
+                        &problem.initial_state(),
+                    )
                     .expect("a valid start");
                 for _ in 0..STEPS {
                     stepper.step(&mut torque).expect("a finite step");

@@ -20,9 +20,8 @@ use lieode::problems::cylinder::{
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::{
     ConstantBodyTorque, DirectEuler, Renormalisation, RigidBody, RotationalMethod, RotationalState,
-    RotationalStepper,
 };
-use lieode::stepper::Span;
+use lieode::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo};
 use lieode::tableau::registry::RK4;
 use nalgebra::{Matrix3, Quaternion, SVector, Vector3};
 use num_dual::Dual64;
@@ -381,10 +380,19 @@ struct Oracle {
     t: f64,
 }
 
-impl RotationalMethod for Oracle {
+impl StepperInfo for Oracle {
     fn name(&self) -> &str {
         "oracle"
     }
+    fn time(&self) -> f64 {
+        self.t
+    }
+    fn stats(&self) -> Stats {
+        Stats::default()
+    }
+}
+
+impl RotationalMethod for Oracle {
     fn torque_evaluations_per_step(&self) -> usize {
         0
     }
@@ -393,9 +401,6 @@ impl RotationalMethod for Oracle {
     }
     fn renormalisation(&self) -> Renormalisation {
         Renormalisation::Never
-    }
-    fn time(&self) -> f64 {
-        self.t
     }
     fn orientation(&self) -> Quaternion<f64> {
         self.problem.reference_q(self.t).unwrap()
@@ -413,20 +418,26 @@ impl RotationalMethod for Oracle {
     }
 }
 
-impl RotationalStepper<ConstantBodyTorque> for Oracle {
+impl Stepper<ConstantBodyTorque> for Oracle {
+    type State = RotationalState;
+    type Segment = NoDenseOutput<RotationalState>;
     fn start(
         &mut self,
         _torque: &mut ConstantBodyTorque,
+        span: &Span,
         state: &RotationalState,
-        dt: f64,
     ) -> lieode::Result<()> {
         self.t = state.t;
-        self.dt = dt;
+        self.dt = span.fixed_step()?.0;
         Ok(())
     }
-    fn step(&mut self, _torque: &mut ConstantBodyTorque) -> lieode::Result<()> {
+    fn step(&mut self, _torque: &mut ConstantBodyTorque) -> lieode::Result<StepReport> {
         self.t += self.dt;
-        Ok(())
+        Ok(StepReport {
+            t_start: self.t - self.dt,
+            t_end: self.t,
+            finished: false,
+        })
     }
     fn state(&mut self, _torque: &mut ConstantBodyTorque) -> lieode::Result<RotationalState> {
         Ok(RotationalState::new(

@@ -6,18 +6,20 @@
 use lieode::Error;
 use lieode::body::quaternion::{normalize, rotate, rotate_inverse, rotation_matrix};
 use lieode::engine::{ExplicitRk, Stats, Step};
+use lieode::problems::cylinder::dcm_relative_error;
 use lieode::reproduce::spiral::{SPIRAL_METHODS, spiral_stepper};
 use lieode::rotation::buss::Buss;
 use lieode::rotation::fincham::Fincham;
 use lieode::rotation::johnson::Johnson;
-use lieode::rotation::mercurydpm::{MercuryDpm, dcm_relative_error, lab_to_body};
+use lieode::rotation::mercurydpm::{MercuryDpm, lab_to_body};
 use lieode::rotation::reference::{ambient_rhs, reference_solution};
 use lieode::rotation::rk4::Rk4;
 use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{
-    ConstantBodyTorque, DirectEuler, NoTorque, Renormalisation, RigidBody, RotationalMethod,
-    RotationalState, RotationalStepper, TorqueField,
+    CatalogueStepper, ConstantBodyTorque, DirectEuler, NoTorque, Renormalisation, RigidBody,
+    RotationalMethod, RotationalState, TorqueField,
 };
+use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::tableau::registry::RK4;
 use nalgebra::{Quaternion, SVector, Vector3};
 
@@ -96,10 +98,12 @@ fn errors<T, S>(
 ) -> (f64, f64)
 where
     T: TorqueField + Clone,
-    S: RotationalStepper<T>,
+    S: CatalogueStepper<T>,
 {
     let dt = 1.0 / steps as f64;
-    method.start(&mut torque, start, dt).unwrap();
+    method
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), start)
+        .unwrap();
     for _ in 0..steps {
         method.step(&mut torque).unwrap();
     }
@@ -129,7 +133,7 @@ fn slopes<T, S>(
 ) -> (Vec<f64>, Vec<f64>, Vec<(f64, f64)>)
 where
     T: TorqueField + Clone,
-    S: RotationalStepper<T>,
+    S: CatalogueStepper<T>,
 {
     let errs: Vec<(f64, f64)> = steps
         .iter()
@@ -155,7 +159,7 @@ fn assert_order<T, S>(
     band: f64,
 ) where
     T: TorqueField + Clone,
-    S: RotationalStepper<T>,
+    S: CatalogueStepper<T>,
 {
     let (sq, sw, errs) = slopes(make, torque, body, start, steps);
     let shown: Vec<String> = errs
@@ -442,7 +446,7 @@ fn orders_when_the_lab_torque_is_constant() {
 
 /// `½(err_q + err_ω)` on the cylinder after `trunc(1/dt)` steps, as the benchmark measures it
 /// (leapfrog ω against the exact value at `T − dt/2`; for MercuryDPM the matrix metric).
-fn benchmark_error<S: RotationalStepper<ConstantBodyTorque>>(
+fn benchmark_error<S: CatalogueStepper<ConstantBodyTorque>>(
     mut method: S,
     dt: f64,
     dcm: bool,
@@ -451,7 +455,9 @@ fn benchmark_error<S: RotationalStepper<ConstantBodyTorque>>(
     let start = cylinder_start();
     let mut torque = cylinder_torque();
     let steps = (1.0 / dt).trunc() as usize;
-    method.start(&mut torque, &start, dt).unwrap();
+    method
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     for _ in 0..steps {
         method.step(&mut torque).unwrap();
     }
@@ -535,7 +541,12 @@ fn rk4_matches_explicit_rk<T: TorqueField + Clone>(
 ) {
     let mut stepper_torque = torque.clone();
     let mut rk4 = Rk4::new(body);
-    rk4.start(&mut stepper_torque, &start, dt).unwrap();
+    rk4.start(
+        &mut stepper_torque,
+        &Span::open(start.t, dt).unwrap(),
+        &start,
+    )
+    .unwrap();
     let mut engine = ExplicitRk::<f64, 7>::new(&RK4).unwrap();
     let mut engine_torque = torque;
     let mut rhs = |t: f64, x: &SVector<f64, 7>| ambient_rhs(&body, &mut engine_torque, t, x);
@@ -595,7 +606,7 @@ impl<T: TorqueField> TorqueField for Counting<T> {
 }
 
 /// Checks the metadata and counts the evaluations of `start`, 10 steps and `state`.
-fn check_metadata<S: RotationalStepper<Counting<Pendulum>>>(
+fn check_metadata<S: CatalogueStepper<Counting<Pendulum>>>(
     mut method: S,
     name: &str,
     per_step: usize,
@@ -612,7 +623,13 @@ fn check_metadata<S: RotationalStepper<Counting<Pendulum>>>(
         count: 0,
     };
     let dt = 0.01;
-    method.start(&mut torque, &asymmetric_start(), dt).unwrap();
+    method
+        .start(
+            &mut torque,
+            &Span::open(asymmetric_start().t, dt).unwrap(),
+            &asymmetric_start(),
+        )
+        .unwrap();
     assert_eq!(torque.count, at_start, "{name}: evaluations of start");
     for _ in 0..10 {
         method.step(&mut torque).unwrap();
@@ -681,7 +698,12 @@ fn buss_never_normalises_and_keeps_unit_length() {
     let body = cylinder();
     let mut torque = cylinder_torque();
     let mut buss = Buss::benchmark(body);
-    buss.start(&mut torque, &cylinder_start(), 1e-5).unwrap();
+    buss.start(
+        &mut torque,
+        &Span::open(cylinder_start().t, 1e-5).unwrap(),
+        &cylinder_start(),
+    )
+    .unwrap();
     for _ in 0..100_000 {
         buss.step(&mut torque).unwrap();
     }
@@ -706,7 +728,9 @@ fn fincham_start_and_half_step_accessors() {
     let start = asymmetric_start();
     let dt = 1e-3;
     let mut fincham = Fincham::new(body);
-    fincham.start(&mut torque, &start, dt).unwrap();
+    fincham
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     // L(−dt/2) = R(q0)(J ω0 − (dt/2) τ); the reported ω is its body image at q0.
     let (tl, l) = fincham.half_step_momentum();
     let expected = rotation_matrix(&start.q) * (body.body_momentum(&start.omega) - 0.5 * dt * tau);
@@ -737,10 +761,14 @@ fn leapfrog_synchronised_states_converge_to_the_reference() {
     // state() gives (t_n, q_n, ω_n); the error of ω_n falls at first order.
     let body = asymmetric_body();
     let start = asymmetric_start();
-    let sync_error = |mut method: Box<dyn RotationalStepper<Pendulum>>, steps: usize| {
+    let sync_error = |mut method: Box<dyn CatalogueStepper<Pendulum>>, steps: usize| {
         let mut torque = Pendulum;
         method
-            .start(&mut torque, &start, 1.0 / steps as f64)
+            .start(
+                &mut torque,
+                &Span::open(start.t, 1.0 / steps as f64).unwrap(),
+                &start,
+            )
             .unwrap();
         for _ in 0..steps {
             method.step(&mut torque).unwrap();
@@ -755,11 +783,11 @@ fn leapfrog_synchronised_states_converge_to_the_reference() {
     for (name, make) in [
         (
             "fincham",
-            (|b| Box::new(Fincham::new(b)) as Box<dyn RotationalStepper<Pendulum>>)
+            (|b| Box::new(Fincham::new(b)) as Box<dyn CatalogueStepper<Pendulum>>)
                 as fn(RigidBody) -> _,
         ),
         ("mercurydpm", |b| {
-            Box::new(MercuryDpm::new(b)) as Box<dyn RotationalStepper<Pendulum>>
+            Box::new(MercuryDpm::new(b)) as Box<dyn CatalogueStepper<Pendulum>>
         }),
     ] {
         let (q1, w1) = sync_error(make(body), 2000);
@@ -783,7 +811,8 @@ fn mercurydpm_start_accessors_and_matrix() {
     let dt = 1e-3;
     let mut torque = Pendulum;
     let mut pfc = MercuryDpm::new(body);
-    pfc.start(&mut torque, &start, dt).unwrap();
+    pfc.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     // D0 = R(q0)ᵀ (lab → body), the rotor kept, ω_b(−dt/2) = ω0 − (dt/2) ω̇(ω0, τ0), carried to
     // the lab by D0ᵀ.
     let r0 = rotation_matrix(&start.q);
@@ -828,7 +857,8 @@ fn mercurydpm_start_accessors_and_matrix() {
     let run = |iterations: usize| {
         let mut m = MercuryDpm::with_iterations(body, iterations).unwrap();
         let mut torque = Pendulum;
-        m.start(&mut torque, &start, dt).unwrap();
+        m.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+            .unwrap();
         for _ in 0..100 {
             m.step(&mut torque).unwrap();
         }
@@ -846,7 +876,12 @@ fn mercurydpm_matrix_metric_converges_at_first_order() {
     let dcm_error = |steps: usize| {
         let mut torque = cylinder_torque();
         let mut pfc = MercuryDpm::new(body);
-        pfc.start(&mut torque, &start, 1.0 / steps as f64).unwrap();
+        pfc.start(
+            &mut torque,
+            &Span::open(start.t, 1.0 / steps as f64).unwrap(),
+            &start,
+        )
+        .unwrap();
         for _ in 0..steps {
             pfc.step(&mut torque).unwrap();
         }
@@ -877,7 +912,7 @@ impl TorqueField for FailsAfter {
     }
 }
 
-fn check_bad_input<S: RotationalStepper<FailsAfter> + Clone>(fresh: S, evaluates_at_start: bool) {
+fn check_bad_input<S: CatalogueStepper<FailsAfter> + Clone>(fresh: S, evaluates_at_start: bool) {
     let name = fresh.name().to_string();
     let start = cylinder_start();
     let mut ok = FailsAfter(f64::INFINITY);
@@ -896,20 +931,23 @@ fn check_bad_input<S: RotationalStepper<FailsAfter> + Clone>(fresh: S, evaluates
     // Step sizes.
     for dt in [0.0, -1e-3, f64::NAN, f64::INFINITY] {
         let mut method = fresh.clone();
-        assert!(
-            matches!(
-                method.start(&mut ok, &start, dt),
-                Err(Error::InvalidParameter { name: "dt", .. })
-            ),
-            "{name}: dt = {dt}"
-        );
+        // A zero or non-finite step is refused by the span, a negative one by the method.
+        let started = Span::open(start.t, dt).and_then(|span| method.start(&mut ok, &span, &start));
+        let named_dt = if dt.is_finite() {
+            matches!(started, Err(Error::InvalidParameter { name: "dt", .. }))
+        } else {
+            matches!(started, Err(Error::NonFinite { name: "dt" }))
+        };
+        assert!(named_dt, "{name}: dt = {dt}: {started:?}");
     }
     // A non-finite state.
     let mut bad = start;
     bad.omega.y = f64::NAN;
     assert!(
         matches!(
-            fresh.clone().start(&mut ok, &bad, 1e-3),
+            fresh
+                .clone()
+                .start(&mut ok, &Span::open(bad.t, 1e-3).unwrap(), &bad),
             Err(Error::NonFinite { name: "state" })
         ),
         "{name}"
@@ -917,7 +955,7 @@ fn check_bad_input<S: RotationalStepper<FailsAfter> + Clone>(fresh: S, evaluates
     // A non-finite torque: at the start for methods that evaluate it there, else at the first step.
     let mut nan = FailsAfter(f64::NEG_INFINITY);
     let mut method = fresh.clone();
-    let started = method.start(&mut nan, &start, 1e-3);
+    let started = method.start(&mut nan, &Span::open(start.t, 1e-3).unwrap(), &start);
     if evaluates_at_start {
         assert!(
             matches!(started, Err(Error::NonFiniteState { what: "torque", .. })),
@@ -941,11 +979,13 @@ fn check_bad_input<S: RotationalStepper<FailsAfter> + Clone>(fresh: S, evaluates
     // good step.
     let mut later = FailsAfter(0.0105);
     let mut method = fresh;
-    method.start(&mut later, &start, 1e-3).unwrap();
+    method
+        .start(&mut later, &Span::open(start.t, 1e-3).unwrap(), &start)
+        .unwrap();
     let mut last = (method.time(), method.orientation());
     let err = loop {
         match method.step(&mut later) {
-            Ok(()) => last = (method.time(), method.orientation()),
+            Ok(_) => last = (method.time(), method.orientation()),
             Err(e) => break e,
         }
     };
@@ -983,7 +1023,7 @@ fn a_zero_rotor_is_rejected_by_every_method() {
     for name in SPIRAL_METHODS {
         let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
         let mut stepper = spiral_stepper(name, body).unwrap();
-        let result = stepper.start(&mut torque, &zero, 1e-3);
+        let result = stepper.start(&mut torque, &Span::open(zero.t, 1e-3).unwrap(), &zero);
         assert!(
             matches!(result, Err(Error::InvalidParameter { name: "state", .. })),
             "{name}: {result:?}"

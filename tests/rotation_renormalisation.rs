@@ -18,9 +18,10 @@ use lieode::rotation::spiral_magnus::SpiralMagnus;
 use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{
-    ConstantBodyTorque, LabTorque, Renormalisation, Renormaliser, RigidBody, RotationalMethod,
-    RotationalState, RotationalStepper, TorqueField,
+    CatalogueStepper, ConstantBodyTorque, LabTorque, Renormalisation, Renormaliser, RigidBody,
+    RotationalMethod, RotationalState, TorqueField,
 };
+use lieode::stepper::{Span, Stepper, StepperInfo};
 use nalgebra::{Quaternion, Vector3};
 use std::f64::consts::PI;
 
@@ -66,12 +67,14 @@ fn norm_defect(q: &Quaternion<f64>) -> f64 {
 fn identical_runs<T, S>(mut a: S, mut b: S, torque: &mut T, start: &RotationalState, dt: f64)
 where
     T: TorqueField + Clone,
-    S: RotationalStepper<T>,
+    S: CatalogueStepper<T>,
 {
     let name = a.name().to_string();
     let mut torque_b = torque.clone();
-    a.start(torque, start, dt).unwrap();
-    b.start(&mut torque_b, start, dt).unwrap();
+    a.start(torque, &Span::open(start.t, dt).unwrap(), start)
+        .unwrap();
+    b.start(&mut torque_b, &Span::open(start.t, dt).unwrap(), start)
+        .unwrap();
     for n in 0..200 {
         a.step(torque).unwrap();
         b.step(&mut torque_b).unwrap();
@@ -160,7 +163,9 @@ fn direct_euler_default_is_the_benchmark_formula() {
     let (body, start, mut torque) = cylinder();
     let dt = 1e-3;
     let mut euler = DirectEuler::new(body);
-    euler.start(&mut torque, &start, dt).unwrap();
+    euler
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     let (mut q, mut w) = (start.q, start.omega);
     for _ in 0..100 {
         euler.step(&mut torque).unwrap();
@@ -184,8 +189,11 @@ fn never_lets_direct_euler_grow_as_predicted() {
         .with_renormalisation(Renormalisation::Never)
         .unwrap();
     let mut default = DirectEuler::new(body);
-    free.start(&mut torque, &start, dt).unwrap();
-    default.start(&mut torque, &start, dt).unwrap();
+    free.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
+    default
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     let mut predicted_sq = 1.0;
     let mut previous = 1.0;
     for _ in 0..1000 {
@@ -220,13 +228,15 @@ fn never_lets_the_normalising_methods_drift() {
     let (body, start, torque) = cylinder();
     let dt = 1e-3;
     let never = Renormalisation::Never;
-    fn drift<S: RotationalStepper<ConstantBodyTorque>>(
+    fn drift<S: CatalogueStepper<ConstantBodyTorque>>(
         mut stepper: S,
         mut torque: ConstantBodyTorque,
         start: &RotationalState,
         dt: f64,
     ) -> f64 {
-        stepper.start(&mut torque, start, dt).unwrap();
+        stepper
+            .start(&mut torque, &Span::open(start.t, dt).unwrap(), start)
+            .unwrap();
         for _ in 0..1000 {
             stepper.step(&mut torque).unwrap();
         }
@@ -274,14 +284,16 @@ fn never_lets_the_normalising_methods_drift() {
 }
 
 /// The rotor after `steps` steps.
-fn run<S: RotationalStepper<ConstantBodyTorque>>(
+fn run<S: CatalogueStepper<ConstantBodyTorque>>(
     mut stepper: S,
     mut torque: ConstantBodyTorque,
     start: &RotationalState,
     dt: f64,
     steps: usize,
 ) -> Quaternion<f64> {
-    stepper.start(&mut torque, start, dt).unwrap();
+    stepper
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), start)
+        .unwrap();
     for _ in 0..steps {
         stepper.step(&mut torque).unwrap();
     }
@@ -301,9 +313,14 @@ fn every_step_keeps_spiral_unit_to_round_off() {
     let mut synchronous = Spiral::new(body)
         .with_renormalisation(Renormalisation::EveryStep)
         .unwrap();
-    pinned.start(&mut torque, &start, dt).unwrap();
-    free.start(&mut torque, &start, dt).unwrap();
-    synchronous.start(&mut torque, &start, dt).unwrap();
+    pinned
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
+    free.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
+    synchronous
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     let mut worst_free: f64 = 0.0;
     for _ in 0..20_000 {
         pinned.step(&mut torque).unwrap();
@@ -337,8 +354,11 @@ fn every_n_normalises_exactly_at_the_multiples() {
     let mut free = DirectEuler::new(body)
         .with_renormalisation(Renormalisation::Never)
         .unwrap();
-    periodic.start(&mut torque, &start, dt).unwrap();
-    free.start(&mut torque, &start, dt).unwrap();
+    periodic
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
+    free.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     for step in 1..=3 * n {
         periodic.step(&mut torque).unwrap();
         free.step(&mut torque).unwrap();
@@ -367,8 +387,11 @@ fn every_n_normalises_exactly_at_the_multiples() {
         .with_renormalisation(Renormalisation::Every(n))
         .unwrap();
     let mut plain = SpiralLeapfrog::new(body);
-    yade.start(&mut torque, &start, dt).unwrap();
-    plain.start(&mut torque, &start, dt).unwrap();
+    yade.start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
+    plain
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     for step in 1..=2 * n {
         yade.step(&mut torque).unwrap();
         plain.step(&mut torque).unwrap();
@@ -389,11 +412,15 @@ fn the_step_count_restarts_with_start() {
     let mut euler = DirectEuler::new(body)
         .with_renormalisation(Renormalisation::Every(3))
         .unwrap();
-    euler.start(&mut torque, &start, dt).unwrap();
+    euler
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     euler.step(&mut torque).unwrap();
     euler.step(&mut torque).unwrap();
     // Restart: the next normalisation is after the third step from here, not the next one.
-    euler.start(&mut torque, &start, dt).unwrap();
+    euler
+        .start(&mut torque, &Span::open(start.t, dt).unwrap(), &start)
+        .unwrap();
     euler.step(&mut torque).unwrap();
     assert!(norm_defect(&euler.orientation()) > 1e-8);
     euler.step(&mut torque).unwrap();

@@ -65,7 +65,7 @@
 //! ## The benchmark
 //!
 //! [`benchmark_step_sizes`] is the paper's step-size grid, [`benchmark_errors`] runs a
-//! [`RotationalStepper`] the way the benchmark does and returns the errors of SPIRAL Eq. (13)
+//! catalogue stepper the way the benchmark does and returns the errors of SPIRAL Eq. (13)
 //! ([`relative_l1_error`]); [`dcm_relative_error`] is the matrix variant for steppers that carry
 //! a rotation matrix, and [`averaged_error`] the mean used by SPIRAL Table 2.
 //!
@@ -87,7 +87,7 @@ use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{LieGroup, Real, Side, real};
 use crate::ode::LieOde;
-use crate::rotation::{ConstantBodyTorque, RigidBody, RotationalState, RotationalStepper};
+use crate::rotation::{CatalogueStepper, ConstantBodyTorque, RigidBody, RotationalState};
 use crate::stepper::Span;
 
 /// `rtol = atol` of the stored reference orientation (DOP853 on ℝ⁴): about ten units of
@@ -659,7 +659,7 @@ impl BenchmarkErrors {
 /// # Errors
 /// [`Error::InvalidParameter`] naming `dt` unless `0 < dt ≤ t_max`; those of the stepper and of
 /// the metric (a non-finite result).
-pub fn benchmark_errors<S: RotationalStepper<ConstantBodyTorque> + ?Sized>(
+pub fn benchmark_errors<S: CatalogueStepper<ConstantBodyTorque> + ?Sized>(
     problem: &SpiralCylinder,
     stepper: &mut S,
     dt: f64,
@@ -674,7 +674,8 @@ pub fn benchmark_errors<S: RotationalStepper<ConstantBodyTorque> + ?Sized>(
     }
     let steps = (t_max / dt).trunc() as usize;
     let mut torque = problem.torque();
-    stepper.start(&mut torque, &problem.initial_state(), dt)?;
+    let start = problem.initial_state();
+    stepper.start(&mut torque, &Span::stride(start.t, dt, steps)?, &start)?;
     let mut t = 0.0;
     for _ in 0..steps {
         stepper.step(&mut torque)?;

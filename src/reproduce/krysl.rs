@@ -30,9 +30,10 @@ use crate::momentum::{
 };
 use crate::order::observed_order;
 use crate::problems::krysl::{KryslProblem, KryslTorque, krysl_errors};
+use crate::rotation::RigidBody;
 use crate::rotation::reference::ambient_dop853;
 use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
-use crate::rotation::{RigidBody, RotationalStepper};
+use crate::stepper::{Span, Stepper, StepperInfo};
 use crate::tableau::registry::{GAUSS4, RK4};
 
 /// The methods of the convergence studies, by the names used in every CSV: the nine of
@@ -592,8 +593,9 @@ pub fn momentum_state(
 
 /// SPIRAL (leapfrog form, [`SpiralLeapfrog`]) at step `dt` up to `t_end`: the body torque
 /// from [`KryslProblem::lab_torque`], the final `ω` synchronised to `t_end` by the stepper's
-/// [`RotationalStepper::state`] (its `ω` otherwise lives at half steps). Returns `(R, Π = Jω)`
-/// and the torque evaluations (one per step, one for the start, one for the synchronisation).
+/// [`Stepper::state`] (its `ω` otherwise lives at half steps). Returns `(R, Π = Jω)` and the
+/// torque evaluations the stepper counted (one per step, one for the start, one for the
+/// synchronisation).
 ///
 /// # Errors
 /// Those of [`step_count`] and of the stepper.
@@ -601,14 +603,15 @@ pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usi
     let steps = step_count(problem.t_end(), dt)?;
     let mut torque = problem.lab_torque();
     let mut stepper = SpiralLeapfrog::new(*problem.body());
-    stepper.start(&mut torque, &problem.rotor_initial_state(), dt)?;
+    let start = problem.rotor_initial_state();
+    stepper.start(&mut torque, &Span::stride(start.t, dt, steps)?, &start)?;
     for _ in 0..steps {
         stepper.step(&mut torque)?;
     }
     let end = stepper.state(&mut torque)?;
     Ok((
         momentum_state(problem.body(), &end.q, &end.omega),
-        steps + 2,
+        stepper.stats().rhs_evaluations,
     ))
 }
 

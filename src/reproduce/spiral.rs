@@ -7,31 +7,19 @@ use std::time::Instant;
 
 use nalgebra::Vector3;
 
-use crate::engine::{CommutatorFree, MuntheKaas};
 use crate::error::{Error, Result};
 use crate::experiment::{TimingOptions, step_for_error, time_runs};
 use crate::problems::cylinder::{
     BenchmarkErrors, CylinderParameters, SpiralCylinder, averaged_error, benchmark_errors,
     benchmark_step_sizes,
 };
-use crate::rotation::buss::Buss;
-use crate::rotation::direct_euler::DirectEuler;
-use crate::rotation::fincham::Fincham;
-use crate::rotation::johnson::Johnson;
-use crate::rotation::lie_engine::{BodyState, LieEngine};
-use crate::rotation::mercurydpm::MercuryDpm;
-use crate::rotation::omelyan::Omelyan;
-use crate::rotation::rk4::Rk4;
-use crate::rotation::spiral::Spiral;
-use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
-use crate::rotation::spiral_magnus::SpiralMagnus;
-use crate::rotation::spiral_omelyan::SpiralOmelyan;
-use crate::rotation::velocity_verlet::VelocityVerlet;
-use crate::rotation::{ConstantBodyTorque, Renormalisation, RigidBody, RotationalStepper};
-use crate::tableau::registry::{CG4A, RK4};
+use crate::rotation::{
+    CatalogueStepper, ConstantBodyTorque, MercuryDpm, Renormalisation, RigidBody, catalogue,
+};
+use crate::stepper::Span;
 
 /// A stepper of the catalogue on the cylinder's torque.
-pub type CylinderStepper = Box<dyn RotationalStepper<ConstantBodyTorque> + Send>;
+pub type CylinderStepper = catalogue::BoxedStepper<ConstantBodyTorque>;
 
 /// The methods of the benchmark, by the names used in every CSV: the paper's catalogue (App. B
 /// and App. A), then `spiral_magnus` (ours) and the generic engines RKMK4 and CG4a on
@@ -84,83 +72,26 @@ pub const PAPER_TABLE2: [(&str, [f64; 4]); 8] = [
     ("mercurydpm", [1.662e-7, 1.662e-6, 1.663e-5, 1.671e-4]),
 ];
 
-/// The stepper named `name` (one of [`SPIRAL_METHODS`]) for `body`.
+/// The stepper named `name` for `body`, from the [`catalogue`].
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `method` for an unknown name; those of the constructors.
+/// Those of [`catalogue::stepper`].
 pub fn spiral_stepper(name: &str, body: RigidBody) -> Result<CylinderStepper> {
-    Ok(match name {
-        "rk4" => Box::new(Rk4::new(body)),
-        "direct_euler" => Box::new(DirectEuler::new(body)),
-        "velocity_verlet" => Box::new(VelocityVerlet::new(body)),
-        "buss" => Box::new(Buss::buss2000(body)),
-        "buss16" => Box::new(Buss::benchmark(body)),
-        "johnson" => Box::new(Johnson::new(body)),
-        "fincham" => Box::new(Fincham::new(body)),
-        "omelyan" => Box::new(Omelyan::new(body)),
-        "mercurydpm" => Box::new(MercuryDpm::new(body)),
-        "spiral_leapfrog" => Box::new(SpiralLeapfrog::new(body)),
-        "spiral" => Box::new(Spiral::new(body)),
-        "spiral_omelyan" => Box::new(SpiralOmelyan::new(body)),
-        "spiral_magnus" => Box::new(SpiralMagnus::new(body)),
-        "rkmk4" => Box::new(LieEngine::new(
-            "rkmk4",
-            MuntheKaas::<BodyState>::new(&RK4)?,
-            body,
-            RK4.stages,
-        )),
-        "cg4a" => Box::new(LieEngine::new(
-            "cg4a",
-            CommutatorFree::<BodyState>::crouch_grossman(&CG4A)?,
-            body,
-            CG4A.stages,
-        )),
-        _ => {
-            return Err(Error::InvalidParameter {
-                name: "method",
-                value: name.to_string(),
-                expected: format!("one of {SPIRAL_METHODS:?}"),
-            });
-        }
-    })
+    catalogue::stepper(name, body)
 }
 
 /// The stepper named `name` with the renormalisation policy `policy` instead of its default
-/// (SPIRAL Fig. 4 compares the methods with and without normalisation).
+/// (SPIRAL Fig. 4 compares the methods with and without normalisation), from the
+/// [`catalogue`].
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] naming `renormalisation` for MercuryDPM (its Gram–Schmidt is part
-/// of the method) and the generic engines (they stay on the group by construction), or for an
-/// invalid policy; those of [`spiral_stepper`].
+/// Those of [`catalogue::stepper_renormalised`].
 pub fn spiral_stepper_renormalised(
     name: &str,
     body: RigidBody,
     policy: Renormalisation,
 ) -> Result<CylinderStepper> {
-    Ok(match name {
-        "rk4" => Box::new(Rk4::new(body).with_renormalisation(policy)?),
-        "direct_euler" => Box::new(DirectEuler::new(body).with_renormalisation(policy)?),
-        "velocity_verlet" => Box::new(VelocityVerlet::new(body).with_renormalisation(policy)?),
-        "buss" => Box::new(Buss::buss2000(body).with_renormalisation(policy)?),
-        "buss16" => Box::new(Buss::benchmark(body).with_renormalisation(policy)?),
-        "johnson" => Box::new(Johnson::new(body).with_renormalisation(policy)?),
-        "fincham" => Box::new(Fincham::new(body).with_renormalisation(policy)?),
-        "omelyan" => Box::new(Omelyan::new(body).with_renormalisation(policy)?),
-        "spiral_leapfrog" => Box::new(SpiralLeapfrog::new(body).with_renormalisation(policy)?),
-        "spiral" => Box::new(Spiral::new(body).with_renormalisation(policy)?),
-        "spiral_omelyan" => Box::new(SpiralOmelyan::new(body).with_renormalisation(policy)?),
-        "spiral_magnus" => Box::new(SpiralMagnus::new(body).with_renormalisation(policy)?),
-        _ => {
-            spiral_stepper(name, body)?;
-            return Err(Error::InvalidParameter {
-                name: "renormalisation",
-                value: format!("{policy:?} for {name}"),
-                expected: "a quaternion stepper of the catalogue (not mercurydpm or the generic \
-                           engines)"
-                    .into(),
-            });
-        }
-    })
+    catalogue::stepper_renormalised(name, body, policy)
 }
 
 /// One run of the benchmark protocol ([`benchmark_errors`]) for the method `name` at `dt`;
@@ -316,7 +247,7 @@ pub fn error_along_time(
 
 /// Runs `stepper` over `[0, t_max]` and measures the errors every `every` steps; `dcm` gives
 /// the lab → body matrix of a DCM stepper, whose rotor error is then the DCM metric.
-fn sample_errors<S: RotationalStepper<ConstantBodyTorque> + ?Sized>(
+fn sample_errors<S: CatalogueStepper<ConstantBodyTorque> + ?Sized>(
     problem: &SpiralCylinder,
     stepper: &mut S,
     dt: f64,
@@ -325,7 +256,8 @@ fn sample_errors<S: RotationalStepper<ConstantBodyTorque> + ?Sized>(
 ) -> Result<Vec<ErrorAtTime>> {
     let steps = (problem.t_max() / dt).trunc() as usize;
     let mut torque = problem.torque();
-    stepper.start(&mut torque, &problem.initial_state(), dt)?;
+    let start = problem.initial_state();
+    stepper.start(&mut torque, &Span::stride(start.t, dt, steps)?, &start)?;
     let leapfrog = stepper.is_leapfrog();
     let mut t = 0.0;
     let mut out = Vec::with_capacity(steps / every + 1);
@@ -395,7 +327,9 @@ fn run_for_time(
         Some(policy) => spiral_stepper_renormalised(name, *problem.body(), policy)?,
         None => spiral_stepper(name, *problem.body())?,
     };
-    stepper.start(&mut torque, &problem.initial_state(), dt)?;
+    // Driven by hand: the timing measures the steps themselves.
+    let start = problem.initial_state();
+    stepper.start(&mut torque, &Span::open(start.t, dt)?, &start)?;
     for _ in 0..steps {
         stepper.step(&mut torque)?;
     }

@@ -6,8 +6,8 @@ use nalgebra::{Matrix3, Quaternion, Vector3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 /// **Renormalisation**). `R(q)` is evaluated as
 /// `R(q)/|q|²` from the homogeneous formula, so a slightly non-unit rotor (or a non-unit initial
 /// one) is still treated as a rotation. The torque is evaluated once per step, at the start of
-/// the step, with the body angular velocity `ω_b,n = J⁻¹ Rᵀ L_n`; [`RotationalStepper::start`]
+/// the step, with the body angular velocity `ω_b,n = J⁻¹ Rᵀ L_n`; [`Stepper::start`](crate::stepper::Stepper::start)
 /// sets `L_0 = R(q_0) J ω_0` and evaluates nothing. Not leapfrog.
 ///
 /// **Order.** Measured global order **1** in both `q` and `ω`, whatever `c`
@@ -63,10 +63,10 @@ use crate::error::{Error, Result};
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::buss::Buss;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
@@ -74,7 +74,7 @@ use crate::error::{Error, Result};
 /// let mut buss = Buss::benchmark(body);
 /// assert_eq!((buss.name(), buss.coefficient()), ("buss16", 1.0 / 16.0));
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// buss.start(&mut torque, &start, 1e-3)?;
+/// buss.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     buss.step(&mut torque)?;
 /// }
@@ -115,7 +115,7 @@ impl Buss {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -151,7 +151,11 @@ impl Buss {
 
 impl_rotational_method!(Buss, field name, 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for Buss {
+impl<T: TorqueField> RotationalCore<T> for Buss {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     /// Stores the rotor as given and sets `L_0 = R(q_0) J ω_0`.
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;

@@ -1,8 +1,8 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -35,16 +35,16 @@ use crate::error::Result;
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::{
-///     ConstantBodyTorque, DirectEuler, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, DirectEuler, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut euler = DirectEuler::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// euler.start(&mut torque, &start, 1e-3)?;
+/// euler.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     euler.step(&mut torque)?;
 /// }
@@ -68,7 +68,7 @@ impl DirectEuler {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -81,7 +81,11 @@ impl DirectEuler {
 
 impl_rotational_method!(DirectEuler, "direct_euler", 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for DirectEuler {
+impl<T: TorqueField> RotationalCore<T> for DirectEuler {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.start(state, dt)
     }

@@ -6,8 +6,8 @@ use nalgebra::Vector3;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -37,7 +37,7 @@ use crate::error::{Error, Result};
 /// the half-step momentum in the current body frame, `J⁻¹ R(q_n)ᵀ L_{n−½}`, the best value
 /// available before the torque is known.
 ///
-/// **Start** ([`RotationalStepper::start`]): the rotor is normalised and
+/// **Start** ([`Stepper::start`](crate::stepper::Stepper::start)): the rotor is normalised and
 /// `L_{−½} = R(q_0) (J ω_0 − (dt/2) τ(t_0, q_0, ω_0))` (for `q_0 = 1`, the benchmark's
 /// `J ω_0 − (dt/2) τ`); one torque evaluation.
 ///
@@ -46,7 +46,7 @@ use crate::error::{Error, Result};
 /// (after `start`, `J⁻¹ R(q_0)ᵀ L_{−½} = ω_0 − (dt/2) J⁻¹ τ_0`) — the value the benchmark
 /// compares with the exact `ω(t_n − dt/2)`. Because it is expressed in the body frame of
 /// `q_{n−1}` rather than of `t_n − dt/2`, it carries an `O(dt)` frame error.
-/// [`RotationalStepper::state`] returns `(t_n, q_n, ω_n)` with the method's own synchronised
+/// [`Stepper::state`](crate::stepper::Stepper::state) returns `(t_n, q_n, ω_n)` with the method's own synchronised
 /// `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)` of Eq. (B.6) — half an explicit step of the
 /// momentum in the lab frame; it evaluates the torque once (at the same arguments as the next
 /// step will).
@@ -65,7 +65,7 @@ use crate::error::{Error, Result};
 /// chooses another policy (`Never`, `Every(n)`) for that end-of-step normalisation **only**: the
 /// normalisation of the predictor `q_a` is part of the method as the benchmark codes it and is
 /// always applied, as is the normalisation of the initial rotor in
-/// [`RotationalStepper::start`]. Without the end-of-step normalisation `|q|` drifts slowly:
+/// [`Stepper::start`](crate::stepper::Stepper::start). Without the end-of-step normalisation `|q|` drifts slowly:
 /// the corrector's increment is nearly orthogonal to `q_n` because `q_a` is unit and close to
 /// `q_n`, so the drift is of second order in dt (`|q| − 1` = 6.1e-5, 6.1e-7, 6.1e-9 on the
 /// SPIRAL cylinder at dt = 1e-3, 1e-4, 1e-5, t = 1; `tests/rotation_renormalisation.rs`). The
@@ -73,17 +73,17 @@ use crate::error::{Error, Result};
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::fincham::Fincham;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut fincham = Fincham::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// fincham.start(&mut torque, &start, 1e-3)?;
+/// fincham.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// // The half-step angular velocity of the start: ω_0 − (dt/2) J⁻¹ τ.
 /// let (t_half, w_half) = fincham.angular_velocity();
 /// assert_eq!(t_half, -0.5e-3);
@@ -115,7 +115,7 @@ impl Fincham {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -145,7 +145,11 @@ impl Fincham {
 
 impl_rotational_method!(Fincham, "fincham", 1, true);
 
-impl<T: TorqueField> RotationalStepper<T> for Fincham {
+impl<T: TorqueField> RotationalCore<T> for Fincham {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     /// Normalises the rotor and sets `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;

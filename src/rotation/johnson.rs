@@ -6,8 +6,8 @@ use nalgebra::{Quaternion, Vector3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -70,17 +70,17 @@ use crate::error::{Error, Result};
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::johnson::Johnson;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut johnson = Johnson::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// johnson.start(&mut torque, &start, 1e-3)?;
+/// johnson.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     johnson.step(&mut torque)?;
 /// }
@@ -106,7 +106,7 @@ impl Johnson {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -136,7 +136,11 @@ impl Johnson {
 
 impl_rotational_method!(Johnson, "johnson", 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for Johnson {
+impl<T: TorqueField> RotationalCore<T> for Johnson {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     /// Normalises the rotor and sets `L_0 = R(q_0) J ω_0`.
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;

@@ -3,8 +3,10 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::stepper::{CountedTorque, start_on_span, state_counted, step_counted};
 use super::stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start, not_started,
+    Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
+    not_started,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -15,6 +17,7 @@ use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{LieGroup, Side};
 use crate::ode::LieOde;
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo};
 
 /// The state `(q, ω)` of a rotating body on `SU(2) × ℝ³`.
 pub type BodyState = Product<UnitQuat<f64>, Rn<3, f64>>;
@@ -52,9 +55,10 @@ impl<T: TorqueField> LieOde<BodyState> for BodyLieOde<'_, T> {
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::engine::MuntheKaas;
 /// use lieode::rotation::lie_engine::{BodyState, LieEngine};
-/// use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, RotationalStepper};
+/// use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState};
 /// use lieode::tableau::registry::RK4;
 /// use nalgebra::{Quaternion, Vector3};
 ///
@@ -62,7 +66,7 @@ impl<T: TorqueField> LieOde<BodyState> for BodyLieOde<'_, T> {
 /// let mut rkmk4 = LieEngine::new("rkmk4", MuntheKaas::<BodyState>::new(&RK4)?, body, 4);
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// rkmk4.start(&mut torque, &start, 0.01)?;
+/// rkmk4.start(&mut torque, &Span::open(start.t, 0.01).unwrap(), &start)?;
 /// rkmk4.step(&mut torque)?;
 /// # Ok::<(), lieode::Error>(())
 /// ```
@@ -75,7 +79,9 @@ pub struct LieEngine<M> {
     dt: f64,
     t: f64,
     y: Option<BodyState>,
+    /// The engine's own counters (its solver work).
     stats: Stats,
+    run: RunCount,
 }
 
 impl<M: Method> LieEngine<M> {
@@ -91,20 +97,55 @@ impl<M: Method> LieEngine<M> {
             t: 0.0,
             y: None,
             stats: Stats::default(),
+            run: RunCount::default(),
         }
-    }
-
-    /// The evaluations, steps … the engine counted.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
     }
 }
 
-impl<M> RotationalMethod for LieEngine<M> {
+impl<M> StepperInfo for LieEngine<M> {
     fn name(&self) -> &str {
         &self.name
     }
 
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// The torque evaluations counted at the source, and the engine's solver work (Jacobians,
+    /// LU decompositions, nonlinear iterations) for implicit engines.
+    fn stats(&self) -> Stats {
+        Stats {
+            jacobian_evaluations: self.stats.jacobian_evaluations,
+            lu_decompositions: self.stats.lu_decompositions,
+            nonlinear_iterations: self.stats.nonlinear_iterations,
+            ..self.run.stats()
+        }
+    }
+}
+
+impl<T, M> Stepper<T> for LieEngine<M>
+where
+    T: TorqueField,
+    M: for<'a, 'b> Step<BodyLieOde<'a, CountedTorque<'b, T>>, State = BodyState, Scalar = f64>,
+{
+    type State = RotationalState;
+    type Segment = NoDenseOutput<RotationalState>;
+
+    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
+        self.stats = Stats::default();
+        start_on_span(self, torque, span, y0)
+    }
+
+    fn step(&mut self, torque: &mut T) -> Result<StepReport> {
+        step_counted(self, torque)
+    }
+
+    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
+        state_counted(self, torque)
+    }
+}
+
+impl<M> RotationalMethod for LieEngine<M> {
     fn torque_evaluations_per_step(&self) -> usize {
         self.evaluations
     }
@@ -115,10 +156,6 @@ impl<M> RotationalMethod for LieEngine<M> {
 
     fn renormalisation(&self) -> Renormalisation {
         Renormalisation::Never
-    }
-
-    fn time(&self) -> f64 {
-        self.t
     }
 
     fn orientation(&self) -> Quaternion<f64> {
@@ -139,11 +176,15 @@ impl<M> RotationalMethod for LieEngine<M> {
     }
 }
 
-impl<T, M> RotationalStepper<T> for LieEngine<M>
+impl<T, M> RotationalCore<T> for LieEngine<M>
 where
     T: TorqueField,
     M: for<'a> Step<BodyLieOde<'a, T>, State = BodyState, Scalar = f64>,
 {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.run
+    }
+
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         check_start(state, dt)?;
         let q = UnitQuat::from_quaternion_normalized(state.q)?;

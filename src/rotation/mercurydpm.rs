@@ -4,8 +4,9 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use super::stepper::impl_catalogue_stepper;
 use super::stepper::{
-    Renormalisation, RotationalMethod, RotationalState, RotationalStepper, check_start,
+    Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
     checked_torque, not_started,
 };
 use super::torque::TorqueField;
@@ -14,6 +15,7 @@ use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::{Error, Result};
 use crate::lie::so3::So3;
 use crate::lie::unit_quaternion::UnitQuat;
+use crate::stepper::{Stats, StepperInfo};
 
 /// The number of fixed-point iterations of MercuryDPM and of the SPIRAL benchmark.
 pub const DEFAULT_ITERATIONS: usize = 3;
@@ -46,7 +48,7 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// count with [`MercuryDpm::with_iterations`]). `I_lab⁻¹ = D_nᵀ J⁻¹ D_n` (exact for the
 /// orthonormal `D_n`).
 ///
-/// **Start** ([`RotationalStepper::start`]): one torque evaluation `τ_0 = τ(t_0, q_0, ω_0)`,
+/// **Start** ([`Stepper::start`](crate::stepper::Stepper::start)): one torque evaluation `τ_0 = τ(t_0, q_0, ω_0)`,
 /// `ω_b,−½ = ω_0 − (dt/2) ω̇(ω_0, τ_0)` and `ω_{−½} = D_0ᵀ ω_b,−½` with `D_0 = R(q_0)ᵀ` from the
 /// normalised initial rotor. The benchmark starts at `q_0 = 1`, where lab and body coincide and
 /// this is its `ω_lab(−dt/2) = ω_0 − (dt/2) ω̇(ω_0)`; for a general `q_0` the body-frame half
@@ -56,7 +58,7 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// **Leapfrog.** [`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, D_n ω_{n−½})`,
 /// the half-step angular velocity in the body frame of the current `D_n` (as the benchmark
 /// reports and compares it with the exact `ω(t_n − dt/2)`); [`MercuryDpm::lab_angular_velocity`]
-/// gives `ω_{n−½}` itself. [`RotationalStepper::state`] returns `(t_n, q_n, ω_n)` with
+/// gives `ω_{n−½}` itself. [`Stepper::state`](crate::stepper::Stepper::state) returns `(t_n, q_n, ω_n)` with
 /// `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))` (the trait's half explicit step;
 /// one torque evaluation).
 ///
@@ -64,7 +66,7 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// conversion, [`UnitQuat::from_rotation`]), with its sign chosen continuous along the
 /// trajectory (the start keeps the given `q_0` normalised). It is computed once per step, since
 /// the torque field takes a rotor. [`MercuryDpm::dcm`] gives `D_n` itself, for the benchmark's
-/// matrix metric ([`dcm_relative_error`]).
+/// matrix metric (`problems::cylinder::dcm_relative_error`).
 ///
 /// **Cost and order.** One torque evaluation per step. `D` is orthonormalised every step
 /// ([`Renormalisation::EveryStep`]). Unlike the quaternion steppers' normalisation this is not an
@@ -79,17 +81,18 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 ///
 /// # Examples
 /// ```
-/// use lieode::rotation::mercurydpm::{MercuryDpm, dcm_relative_error, lab_to_body};
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
+/// use lieode::problems::cylinder::dcm_relative_error;
+/// use lieode::rotation::mercurydpm::{MercuryDpm, lab_to_body};
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut pfc = MercuryDpm::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// pfc.start(&mut torque, &start, 1e-3)?;
+/// pfc.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     pfc.step(&mut torque)?;
 /// }
@@ -114,6 +117,7 @@ pub struct MercuryDpm {
     /// `D_n ω_{n−½}`, body frame.
     omega_body: Vector3<f64>,
     started: bool,
+    run: RunCount,
 }
 
 impl MercuryDpm {
@@ -129,6 +133,7 @@ impl MercuryDpm {
             omega_lab: Vector3::zeros(),
             omega_body: Vector3::zeros(),
             started: false,
+            run: RunCount::default(),
         }
     }
 
@@ -172,10 +177,6 @@ pub fn lab_to_body(q: &Quaternion<f64>) -> Matrix3<f64> {
     rotation_matrix(&normalize(q)).transpose()
 }
 
-/// The SPIRAL benchmark's error of a direction-cosine matrix (its metric for MercuryDPM), defined
-/// with the benchmark in [`crate::problems::cylinder`].
-pub use crate::problems::cylinder::dcm_relative_error;
-
 /// Gram–Schmidt on the columns of `m` (modified form): the first column is normalised, the
 /// second made orthogonal to it and normalised, the third orthogonal to both and normalised.
 #[inline]
@@ -204,11 +205,23 @@ fn rotor_of(d: &Matrix3<f64>, previous: &Quaternion<f64>) -> Quaternion<f64> {
     }
 }
 
-impl RotationalMethod for MercuryDpm {
+impl StepperInfo for MercuryDpm {
     fn name(&self) -> &str {
         "mercurydpm"
     }
 
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn stats(&self) -> Stats {
+        self.run.stats()
+    }
+}
+
+impl_catalogue_stepper!(MercuryDpm);
+
+impl RotationalMethod for MercuryDpm {
     fn torque_evaluations_per_step(&self) -> usize {
         1
     }
@@ -219,10 +232,6 @@ impl RotationalMethod for MercuryDpm {
 
     fn renormalisation(&self) -> Renormalisation {
         Renormalisation::EveryStep
-    }
-
-    fn time(&self) -> f64 {
-        self.t
     }
 
     fn orientation(&self) -> Quaternion<f64> {
@@ -239,7 +248,11 @@ impl RotationalMethod for MercuryDpm {
     }
 }
 
-impl<T: TorqueField> RotationalStepper<T> for MercuryDpm {
+impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.run
+    }
+
     /// Normalises the rotor, sets `D_0 = R(q_0)ᵀ` and
     /// `ω_{−½} = D_0ᵀ (ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0)))`.
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {

@@ -2,13 +2,16 @@
 //!
 //! The rigid body ([`RigidBody`]: principal moments, Euler's equations, energy and momentum),
 //! torque fields in the body or lab frame ([`TorqueField`]), and the one-step methods of the
-//! rigid-body literature behind one interface ([`RotationalStepper`]), each documented with its
+//! rigid-body literature as [`Stepper`](crate::stepper::Stepper)s on [`RotationalState`], each documented with its
 //! update equations and the paper's equation numbers, built from the library's primitives where
 //! it can be (registry tableaux, the quaternion exponential, the Cayley map).
 //!
 //! Conventions (`docs/notation.md`): Hamilton quaternions, scalar first; the rotor `q` maps body
 //! to lab, `v_lab = q v_body q̄`; body-frame kinematics `q̇ = ½ q ⊗ (0, ω_b)`;
 //! `exp(v) = (cos|v|, sin|v| v/|v|)`, so `q ⊗ exp(dt ω/2)` turns by the angle `dt |ω|`.
+//!
+//! Every stepper is in the [`catalogue`] under its name (`catalogue::stepper(name, body)`); this
+//! table is tested against it.
 //!
 //! | stepper | name | q / ω order (measured) | torque evaluations | normalises (default) |
 //! |---|---|---|---|---|
@@ -44,6 +47,7 @@
 //!   297 (2024) 109077 (the catalogue of its App. B, the benchmark of its §4).
 
 pub mod buss;
+pub mod catalogue;
 pub mod direct_euler;
 pub mod fincham;
 pub mod johnson;
@@ -74,8 +78,8 @@ pub use spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3, SpiralLeapfrog};
 pub use spiral_magnus::SpiralMagnus;
 pub use spiral_omelyan::SpiralOmelyan;
 pub use stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
-    check_step_size, checked_torque, not_started, run_steps,
+    CatalogueStepper, CountedTorque, Renormalisation, Renormaliser, RotationalMethod,
+    RotationalState, RunCount, check_step_size, checked_torque, not_started,
 };
 pub use torque::{BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, TorqueField};
 pub use velocity_verlet::VelocityVerlet;

@@ -9,13 +9,15 @@ use core::marker::PhantomData;
 use nalgebra::{Quaternion, Vector3};
 
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalMethod, RotationalState, RotationalStepper,
+    Renormalisation, Renormaliser, RotationalCore, RotationalMethod, RotationalState, RunCount,
     check_start, checked_torque, not_started,
 };
+use super::stepper::{start_on_span, state_counted, step_counted};
 use super::torque::TorqueField;
 use crate::body::RigidBody;
 use crate::body::quaternion::times_pure;
 use crate::error::{Error, Result};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo};
 
 /// The number of fixed-point iterations the SPIRAL benchmark uses (App. B.5: "we always used
 /// three iterations").
@@ -132,7 +134,7 @@ pub(crate) fn omelyan_start<T: TorqueField>(
     })
 }
 
-/// The synchronised state of a half-step method as [`RotationalStepper::state`] prescribes:
+/// The synchronised state of a half-step method as [`Stepper::state`](crate::stepper::Stepper::state) prescribes:
 /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))` (one torque evaluation).
 pub(crate) fn synchronised_state<T: TorqueField>(
     body: &RigidBody,
@@ -233,6 +235,7 @@ pub struct OmelyanLeapfrog<V> {
     /// `ω_{n−½}`.
     omega_half: Vector3<f64>,
     started: bool,
+    run: RunCount,
     variant: PhantomData<V>,
 }
 
@@ -263,6 +266,7 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
             q: Quaternion::identity(),
             omega_half: Vector3::zeros(),
             started: false,
+            run: RunCount::default(),
             variant: PhantomData,
         }
     }
@@ -270,7 +274,7 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the documentation of [`Omelyan`]
     /// and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)). Steps are counted from
-    /// [`RotationalStepper::start`].
+    /// [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -299,11 +303,39 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
     }
 }
 
-impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
+impl<V: OmelyanVariant> StepperInfo for OmelyanLeapfrog<V> {
     fn name(&self) -> &str {
         V::NAME
     }
 
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn stats(&self) -> Stats {
+        self.run.stats()
+    }
+}
+
+impl<V: OmelyanVariant, T: TorqueField> Stepper<T> for OmelyanLeapfrog<V> {
+    type State = RotationalState;
+    type Segment = NoDenseOutput<RotationalState>;
+
+    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
+        start_on_span(self, torque, span, y0)
+    }
+
+    #[inline]
+    fn step(&mut self, torque: &mut T) -> Result<StepReport> {
+        step_counted(self, torque)
+    }
+
+    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
+        state_counted(self, torque)
+    }
+}
+
+impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
     fn torque_evaluations_per_step(&self) -> usize {
         1
     }
@@ -314,10 +346,6 @@ impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
 
     fn renormalisation(&self) -> Renormalisation {
         self.renormaliser.policy()
-    }
-
-    fn time(&self) -> f64 {
-        self.t
     }
 
     fn orientation(&self) -> Quaternion<f64> {
@@ -333,7 +361,11 @@ impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
     }
 }
 
-impl<V: OmelyanVariant, T: TorqueField> RotationalStepper<T> for OmelyanLeapfrog<V> {
+impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V> {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.run
+    }
+
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.started = false;
         self.omega_half = V::start(&self.body, torque, state, dt)?;
@@ -392,7 +424,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalStepper<T> for OmelyanLeapfrog
 ///
 /// **Properties.** One torque evaluation per step; leapfrog
 /// ([`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, ω_{n−½})`;
-/// [`RotationalStepper::state`] synchronises by half an explicit step as the trait prescribes,
+/// [`Stepper::state`](crate::stepper::Stepper::state) synchronises by half an explicit step as the trait prescribes,
 /// one more torque evaluation); by default the rotor is **never** renormalised
 /// ([`Renormalisation::Never`], as in the benchmark; see **Renormalisation**): the update
 /// preserves `|q|` in exact arithmetic, so `|q|` only drifts by round-off. The number of
@@ -417,17 +449,17 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalStepper<T> for OmelyanLeapfrog
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::omelyan::Omelyan;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut omelyan = Omelyan::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// omelyan.start(&mut torque, &start, 1e-3)?;
+/// omelyan.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     omelyan.step(&mut torque)?;
 /// }

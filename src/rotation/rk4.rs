@@ -4,8 +4,8 @@
 use nalgebra::{Quaternion, SVector, Vector3};
 
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -59,17 +59,17 @@ const STAGES: usize = 4;
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::rk4::Rk4;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut rk4 = Rk4::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// rk4.start(&mut torque, &start, 1e-2)?;
+/// rk4.start(&mut torque, &Span::open(start.t, 1e-2).unwrap(), &start)?;
 /// for _ in 0..100 {
 ///     rk4.step(&mut torque)?;
 /// }
@@ -116,7 +116,7 @@ impl Rk4 {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -148,7 +148,11 @@ impl Rk4 {
 
 impl_rotational_method!(Rk4, "rk4", STAGES, false);
 
-impl<T: TorqueField> RotationalStepper<T> for Rk4 {
+impl<T: TorqueField> RotationalCore<T> for Rk4 {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.start(state, dt)
     }

@@ -4,8 +4,8 @@ use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -31,7 +31,7 @@ use crate::error::Result;
 /// map is [`EulerSsprk3`] (the registry's SSPRK3 tableau).
 ///
 /// **Properties.** One torque evaluation per step, none at the start; not leapfrog
-/// ([`RotationalMethod::angular_velocity`] and [`RotationalStepper::state`] return the
+/// ([`RotationalMethod::angular_velocity`] and [`Stepper::state`](crate::stepper::Stepper::state) return the
 /// synchronised `(t_n, ω_n)`, without evaluating the torque); by default the rotor is **never**
 /// renormalised ([`Renormalisation::Never`]; see **Renormalisation**): a product of unit
 /// exponentials keeps `|q| = 1` up to round-off.
@@ -54,17 +54,17 @@ use crate::error::Result;
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::spiral::Spiral;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut spiral = Spiral::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// spiral.start(&mut torque, &start, 1e-3)?;
+/// spiral.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     spiral.step(&mut torque)?;
 /// }
@@ -91,7 +91,7 @@ impl Spiral {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -105,7 +105,11 @@ impl Spiral {
 
 impl_rotational_method!(Spiral, "spiral", 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for Spiral {
+impl<T: TorqueField> RotationalCore<T> for Spiral {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.start(state, dt)?;
         self.step_map = EulerSsprk3::new().with_step(&self.core.body, dt);

@@ -10,8 +10,8 @@ use super::omelyan::synchronised_state;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -249,14 +249,14 @@ fn add_torque(
 ///
 /// with `exp(v) = (cos|v|, sin|v| v/|v|)` ([`exp_pure`], exact at `v = 0`).
 ///
-/// **Start** ([`RotationalStepper::start`]): the half step back is the same map with the step
+/// **Start** ([`Stepper::start`](crate::stepper::Stepper::start)): the half step back is the same map with the step
 /// `−dt/2` from `ω_0` and the torque `τ(t_0, q_0, ω_0)` (the paper's remark after Eq. 10), one
 /// torque evaluation.
 ///
 /// **Properties.** One torque evaluation per step; leapfrog
 /// ([`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, ω_{n−½})`); by default the
 /// rotor is **never** renormalised ([`Renormalisation::Never`]; see **Renormalisation**): the
-/// exponential update keeps `|q| = 1` up to round-off. [`RotationalStepper::state`] synchronises as the trait prescribes, by half
+/// exponential update keeps `|q| = 1` up to round-off. [`Stepper::state`](crate::stepper::Stepper::state) synchronises as the trait prescribes, by half
 /// an explicit step `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))` (one more torque
 /// evaluation, second order).
 ///
@@ -281,17 +281,17 @@ fn add_torque(
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut spiral = SpiralLeapfrog::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// spiral.start(&mut torque, &start, 1e-3)?;
+/// spiral.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     spiral.step(&mut torque)?;
 /// }
@@ -319,7 +319,7 @@ impl SpiralLeapfrog {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -333,7 +333,11 @@ impl SpiralLeapfrog {
 
 impl_rotational_method!(SpiralLeapfrog, "spiral_leapfrog", 1, true);
 
-impl<T: TorqueField> RotationalStepper<T> for SpiralLeapfrog {
+impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;

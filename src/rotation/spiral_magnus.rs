@@ -7,8 +7,8 @@ use super::spiral_leapfrog::EulerSsprk3;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -111,17 +111,17 @@ fn magnus_step(
 /// here: the method is a multistep method in the torque.) On the second step, with one
 /// previous torque, `τ̇_n = (τ_n − τ_{n−1})/dt`, `τ̈_n = 0`.
 ///
-/// **Start** ([`RotationalStepper::start`], two torque evaluations, both at `t ≥ t_0`):
+/// **Start** ([`Stepper::start`](crate::stepper::Stepper::start), two torque evaluations, both at `t ≥ t_0`):
 /// `τ_0 = τ(t_0, q_0, ω_0)`; a predictor step with the torque frozen at `τ_0` gives
 /// `(q̃_1, ω̃_1)`; the first step then uses `τ̇_0 = (τ(t_0 + dt, q̃_1, ω̃_1) − τ_0)/dt`, `τ̈_0 = 0`.
 /// (The first two steps are locally `O(dt³)`, which leaves the global order at 3.)
 ///
 /// **Properties.** One torque evaluation per step (two at the start); not leapfrog
-/// ([`RotationalMethod::angular_velocity`] and [`RotationalStepper::state`] return the
+/// ([`RotationalMethod::angular_velocity`] and [`Stepper::state`](crate::stepper::Stepper::state) return the
 /// synchronised `(t_n, ω_n)` without evaluating the torque); by default the rotor is **never**
 /// renormalised ([`Renormalisation::Never`]; see **Renormalisation**): `exp(Ω)` is a unit
 /// quaternion. The torque history
-/// assumes a constant step: [`RotationalStepper::start`] resets it.
+/// assumes a constant step: [`Stepper::start`](crate::stepper::Stepper::start) resets it.
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): **third order
 /// in q and in ω** — slopes 3.00 and 3.00 on an asymmetric body under an attitude- and
@@ -137,17 +137,17 @@ fn magnus_step(
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::spiral_magnus::SpiralMagnus;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut magnus = SpiralMagnus::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// magnus.start(&mut torque, &start, 1e-3)?;
+/// magnus.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     magnus.step(&mut torque)?;
 /// }
@@ -180,7 +180,7 @@ impl SpiralMagnus {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -194,7 +194,11 @@ impl SpiralMagnus {
 
 impl_rotational_method!(SpiralMagnus, "spiral_magnus", 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for SpiralMagnus {
+impl<T: TorqueField> RotationalCore<T> for SpiralMagnus {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;

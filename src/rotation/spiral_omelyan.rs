@@ -63,7 +63,7 @@ impl OmelyanVariant for SpiralExponential {}
 ///
 /// **Properties.** One torque evaluation per step; leapfrog
 /// ([`RotationalMethod::angular_velocity`](super::RotationalMethod::angular_velocity) returns
-/// `(t_n − dt/2, ω_{n−½})`; [`RotationalStepper::state`](super::RotationalStepper::state)
+/// `(t_n − dt/2, ω_{n−½})`; [`Stepper::state`](crate::stepper::Stepper::state)(super::CatalogueStepper::state)
 /// synchronises by half an explicit step as the trait prescribes, one more torque evaluation);
 /// by default the rotor is **never** renormalised
 /// ([`Renormalisation::Never`](super::Renormalisation::Never); see **Renormalisation**): the
@@ -87,9 +87,10 @@ impl OmelyanVariant for SpiralExponential {}
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState,
 /// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
@@ -97,7 +98,7 @@ impl OmelyanVariant for SpiralExponential {}
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut hybrid = SpiralOmelyan::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// hybrid.start(&mut torque, &start, 1e-3)?;
+/// hybrid.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     hybrid.step(&mut torque)?;
 /// }

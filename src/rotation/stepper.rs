@@ -1,5 +1,6 @@
-//! The interface every rotational stepper of the catalogue implements, and the loop that drives
-//! one the way the SPIRAL benchmark does.
+//! What the rotational steppers of the catalogue share: their state, their renormalisation,
+//! the descriptive [`RotationalMethod`], and the bridge from each method to the one
+//! [`Stepper`] protocol (start on a [`Span`], counted torque evaluations, synchronised state).
 
 use nalgebra::{Quaternion, Vector3};
 
@@ -7,6 +8,7 @@ use super::torque::TorqueField;
 use crate::body::RigidBody;
 use crate::body::quaternion::normalize;
 use crate::error::{Error, Result};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo};
 
 /// The state of a rotating body at one time: the rotor `q` (body → lab, scalar first) and the
 /// body angular velocity `ω`.
@@ -50,7 +52,7 @@ impl RotationalState {
 /// Every quaternion stepper of the catalogue takes a policy through its `with_renormalisation`
 /// builder (default: what the published benchmark does, SPIRAL §4 and App. B) and applies it
 /// to the rotor at the end of each step with a [`Renormaliser`]. Steps are counted from
-/// [`RotationalStepper::start`]: the first step after the start is step 1. Under a policy other
+/// [`Stepper::start`]: the first step after the start is step 1. Under a policy other
 /// than `EveryStep` the rotor a method carries, reports and passes to the torque field need not
 /// be unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +71,7 @@ pub enum Renormalisation {
 /// The end-of-step renormalisation of a quaternion stepper: a [`Renormalisation`] policy and
 /// the count of steps since the last normalisation (so `Every(n)` normalises after steps
 /// `n, 2n, …` counted from [`Renormaliser::reset`], which the steppers call in
-/// [`RotationalStepper::start`]).
+/// [`Stepper::start`]).
 ///
 /// [`Renormaliser::apply`] is the one call a stepper makes on its new rotor; with
 /// [`Renormalisation::EveryStep`] it returns exactly `q/|q|` as
@@ -155,12 +157,10 @@ impl Renormaliser {
     }
 }
 
-/// What every rotational stepper tells about itself and its current state (the part of the
-/// interface that does not depend on the torque type).
-pub trait RotationalMethod {
-    /// The name used in tables and files (e.g. `spiral_leapfrog`, `buss16`).
-    fn name(&self) -> &str;
-
+/// What every rotational stepper tells about itself and its current state beyond
+/// [`StepperInfo`] (its name, time `t_n` and work): the part of the interface that does not
+/// depend on the torque type.
+pub trait RotationalMethod: StepperInfo {
     /// Torque evaluations per step (after the start).
     fn torque_evaluations_per_step(&self) -> usize;
 
@@ -171,9 +171,6 @@ pub trait RotationalMethod {
     /// steppers' `with_renormalisation` builders set it; each stepper's documentation gives its
     /// default).
     fn renormalisation(&self) -> Renormalisation;
-
-    /// The current time `t_n`.
-    fn time(&self) -> f64;
 
     /// The rotor at `t_n`.
     fn orientation(&self) -> Quaternion<f64>;
@@ -186,41 +183,215 @@ pub trait RotationalMethod {
     fn body(&self) -> &RigidBody;
 }
 
-/// A one-step method for the rotational motion of a rigid body under a torque field `T`.
-///
-/// A stepper is built for a body, started at a physical state with a step size, then advanced
-/// step by step (`t_{n+1} = t_n + dt`, time accumulated by addition as in the published
-/// benchmark). Leapfrog methods carry the angular velocity at half steps: their
-/// [`RotationalStepper::start`] performs the half-step initialisation the method prescribes
-/// and [`RotationalMethod::angular_velocity`] reports the time the value belongs to
-/// (`t_n − dt/2`); [`RotationalStepper::state`] is the synchronised state at the whole step.
-pub trait RotationalStepper<T: TorqueField>: RotationalMethod {
-    /// Starts at the physical state `state` with step size `dt` (leapfrog methods compute their
-    /// half-step angular velocity here, which may evaluate the torque).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
-    /// [`Error::NonFinite`] naming `state` for a non-finite state; a non-finite torque.
+/// The method of a catalogue stepper under a torque field `T`, behind its [`Stepper`]
+/// implementation: start at a state with a step size, step, synchronise. Crate-private: users
+/// drive the catalogue through [`Stepper`], which counts the evaluations and the steps
+/// ([`start_on_span`], [`step_counted`], [`state_counted`]).
+pub(crate) trait RotationalCore<T: TorqueField>: RotationalMethod {
+    /// Starts at `state` with step size `dt` (leapfrog methods compute their half-step angular
+    /// velocity here, which may evaluate the torque).
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()>;
 
     /// One step of size `dt`.
-    ///
-    /// # Errors
-    /// [`Error::NonFiniteState`] for a non-finite torque or state (naming which), a stepper
-    /// that was not started.
     fn step(&mut self, torque: &mut T) -> Result<()>;
 
-    /// The synchronised state at `t_n`. For leapfrog methods the angular velocity at the whole
-    /// step is estimated from the half-step value by half an explicit step
-    /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))` (second order, like the methods);
-    /// this evaluates the torque once.
-    ///
-    /// # Errors
-    /// A non-finite torque.
+    /// The synchronised state at `t_n` (leapfrog methods estimate `ω_n` by half an explicit
+    /// step from `ω_{n−½}`, evaluating the torque once).
     fn state(&mut self, torque: &mut T) -> Result<RotationalState>;
+
+    /// The run's counters.
+    fn run_mut(&mut self) -> &mut RunCount;
 }
 
-/// The checks every [`RotationalStepper::start`] makes: the step size, a finite state and a
+/// The counters a catalogue stepper keeps for the [`Stepper`] protocol: its [`Stats`], the
+/// steps its span plans and the steps taken since the start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunCount {
+    pub(crate) stats: Stats,
+    planned: usize,
+    taken: usize,
+}
+
+impl RunCount {
+    /// The work done since the start.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// A torque field that counts its evaluations: how the catalogue's [`Stepper`] implementations
+/// count every torque evaluation at its source (start, steps, synchronisation), whatever the
+/// method.
+///
+/// # Examples
+/// ```
+/// use lieode::rotation::{CountedTorque, NoTorque, TorqueField};
+/// use nalgebra::{Quaternion, Vector3};
+///
+/// let mut free = NoTorque;
+/// let mut counted = CountedTorque::new(&mut free);
+/// counted.body_torque(0.0, &Quaternion::identity(), &Vector3::zeros());
+/// assert_eq!(counted.evaluations(), 1);
+/// ```
+#[derive(Debug)]
+pub struct CountedTorque<'a, T> {
+    torque: &'a mut T,
+    evaluations: usize,
+}
+
+impl<'a, T> CountedTorque<'a, T> {
+    /// Counts the evaluations of `torque`, from zero.
+    pub fn new(torque: &'a mut T) -> Self {
+        Self {
+            torque,
+            evaluations: 0,
+        }
+    }
+
+    /// The evaluations so far.
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
+    }
+}
+
+impl<T: TorqueField> TorqueField for CountedTorque<'_, T> {
+    #[inline(always)]
+    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+        self.evaluations += 1;
+        self.torque.body_torque(t, q, omega)
+    }
+}
+
+/// [`Stepper::start`] of a catalogue stepper: the step size from the fixed-step `span`, the
+/// state's time checked against the span's start, the method's own start, the counters reset.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `span` for an adaptive span and naming `y0` when
+/// `y0.t ≠ span.t0()`; the method's start checks ([`check_start`]).
+pub(crate) fn start_on_span<T, S>(
+    stepper: &mut S,
+    torque: &mut T,
+    span: &Span,
+    y0: &RotationalState,
+) -> Result<()>
+where
+    T: TorqueField,
+    S: for<'a> RotationalCore<CountedTorque<'a, T>> + ?Sized,
+{
+    let (dt, planned) = span.fixed_step()?;
+    if y0.t != span.t0() {
+        return Err(Error::InvalidParameter {
+            name: "y0",
+            value: format!("a state at t = {:e}", y0.t),
+            expected: format!("the state at the span's start t0 = {:e}", span.t0()),
+        });
+    }
+    let mut counted = CountedTorque::new(torque);
+    RotationalCore::start(stepper, &mut counted, y0, dt)?;
+    let evaluations = counted.evaluations;
+    *stepper.run_mut() = RunCount {
+        stats: Stats {
+            rhs_evaluations: evaluations,
+            ..Stats::default()
+        },
+        planned,
+        taken: 0,
+    };
+    Ok(())
+}
+
+/// [`Stepper::step`] of a catalogue stepper: one step, its torque evaluations counted.
+///
+/// # Errors
+/// Those of the method's step.
+#[inline]
+pub(crate) fn step_counted<T, S>(stepper: &mut S, torque: &mut T) -> Result<StepReport>
+where
+    T: TorqueField,
+    S: for<'a> RotationalCore<CountedTorque<'a, T>> + ?Sized,
+{
+    let t_start = stepper.time();
+    let mut counted = CountedTorque::new(torque);
+    RotationalCore::step(stepper, &mut counted)?;
+    let evaluations = counted.evaluations;
+    let run = stepper.run_mut();
+    run.stats.rhs_evaluations += evaluations;
+    run.stats.steps += 1;
+    run.stats.accepted += 1;
+    run.taken += 1;
+    let finished = run.taken >= run.planned;
+    Ok(StepReport {
+        t_start,
+        t_end: stepper.time(),
+        finished,
+    })
+}
+
+/// [`Stepper::state`] of a catalogue stepper: the synchronised state, its torque evaluations
+/// counted.
+///
+/// # Errors
+/// Those of the method's synchronisation.
+pub(crate) fn state_counted<T, S>(stepper: &mut S, torque: &mut T) -> Result<RotationalState>
+where
+    T: TorqueField,
+    S: for<'a> RotationalCore<CountedTorque<'a, T>> + ?Sized,
+{
+    let mut counted = CountedTorque::new(torque);
+    let state = RotationalCore::state(stepper, &mut counted)?;
+    let evaluations = counted.evaluations;
+    stepper.run_mut().stats.rhs_evaluations += evaluations;
+    Ok(state)
+}
+
+/// Every catalogue stepper as one object type: a [`Stepper`] on rotational states with the
+/// descriptive [`RotationalMethod`] (what `Box<dyn CatalogueStepper<T>>` holds).
+pub trait CatalogueStepper<T: TorqueField>:
+    Stepper<T, State = RotationalState, Segment = NoDenseOutput<RotationalState>> + RotationalMethod
+{
+}
+
+impl<T: TorqueField, S> CatalogueStepper<T> for S where
+    S: Stepper<T, State = RotationalState, Segment = NoDenseOutput<RotationalState>>
+        + RotationalMethod
+        + ?Sized
+{
+}
+
+// Implements `StepperInfo` and `Stepper<T>` (for every `T: TorqueField`) for a catalogue
+// stepper type that implements `RotationalCore`: `impl_catalogue_stepper!(Type)`.
+macro_rules! impl_catalogue_stepper {
+    ($ty:ty) => {
+        impl<T: $crate::rotation::TorqueField> $crate::stepper::Stepper<T> for $ty {
+            type State = $crate::rotation::RotationalState;
+            type Segment = $crate::stepper::NoDenseOutput<$crate::rotation::RotationalState>;
+
+            fn start(
+                &mut self,
+                torque: &mut T,
+                span: &$crate::stepper::Span,
+                y0: &$crate::rotation::RotationalState,
+            ) -> $crate::Result<()> {
+                $crate::rotation::stepper::start_on_span(self, torque, span, y0)
+            }
+
+            #[inline]
+            fn step(&mut self, torque: &mut T) -> $crate::Result<$crate::stepper::StepReport> {
+                $crate::rotation::stepper::step_counted(self, torque)
+            }
+
+            fn state(
+                &mut self,
+                torque: &mut T,
+            ) -> $crate::Result<$crate::rotation::RotationalState> {
+                $crate::rotation::stepper::state_counted(self, torque)
+            }
+        }
+    };
+}
+pub(crate) use impl_catalogue_stepper;
+
+/// The checks every catalogue stepper's start makes: the step size, a finite state and a
 /// non-zero rotor (no rotation; the exponential updates would carry `q = 0` forever and the
 /// normalising ones divide by zero).
 ///
@@ -278,14 +449,7 @@ pub fn checked_torque<T: TorqueField>(
     }
 }
 
-/// The error of a stepper used before [`RotationalStepper::start`].
-pub fn not_started() -> Error {
-    Error::InvalidParameter {
-        name: "start",
-        value: "step called before start".into(),
-        expected: "start(torque, state, dt) first".into(),
-    }
-}
+pub use crate::stepper::not_started;
 
 /// The state every quaternion stepper of the catalogue carries, with the bookkeeping they share:
 /// the body, the step size, the time `t_n`, the rotor `q_n`, the angular velocity the method
@@ -293,7 +457,7 @@ pub fn not_started() -> Error {
 /// end-of-step [`Renormaliser`].
 ///
 /// A stepper built on it starts with [`StepperCore::begin`] (the checks of
-/// [`RotationalStepper::start`]) and [`StepperCore::commit`] (or both at once with
+/// [`Stepper::start`]) and [`StepperCore::commit`] (or both at once with
 /// [`StepperCore::start`] when the start needs no torque), guards its steps with
 /// [`StepperCore::ensure_started`], and updates the fields in its step.
 ///
@@ -331,6 +495,8 @@ pub struct StepperCore {
     pub(crate) omega: Vector3<f64>,
     /// Whether the stepper was started.
     pub(crate) started: bool,
+    /// The counters of the [`Stepper`] protocol.
+    pub(crate) run: RunCount,
 }
 
 impl StepperCore {
@@ -345,6 +511,7 @@ impl StepperCore {
             q: Quaternion::identity(),
             omega: Vector3::zeros(),
             started: false,
+            run: RunCount::default(),
         }
     }
 
@@ -359,7 +526,7 @@ impl StepperCore {
         })
     }
 
-    /// The checks at the start of [`RotationalStepper::start`]: the step size, then the state.
+    /// The checks at the start of [`Stepper::start`]: the step size, then the state.
     /// If both pass, the stepper is marked as not started (until [`StepperCore::commit`]) and the
     /// renormaliser's step count is set to zero; otherwise nothing changes.
     ///
@@ -461,8 +628,8 @@ impl StepperCore {
     }
 }
 
-// Implements `RotationalMethod` for a stepper type that keeps its state in a field
-// `core: StepperCore`: `impl_rotational_method!(Type, "name", evaluations, leapfrog)`, where
+// Implements `StepperInfo`, `RotationalMethod` and `Stepper<T>` for a stepper type that keeps its
+// state in a field `core: StepperCore` and implements `RotationalCore`: `impl_rotational_method!(Type, "name", evaluations, leapfrog)`, where
 // `evaluations` is the torque evaluations per step and `leapfrog` a `bool` expression (for a
 // leapfrog method `angular_velocity` reports `(t_n − dt/2, ω_{n−½})`);
 // `impl_rotational_method!(Type, field name_field, …)` takes the name from a `&'static str`
@@ -479,11 +646,21 @@ macro_rules! impl_rotational_method {
         );
     };
     (@impl $ty:ty, $name_of:expr, $evaluations:expr, $leapfrog:expr) => {
-        impl $crate::rotation::stepper::RotationalMethod for $ty {
+        impl $crate::stepper::StepperInfo for $ty {
             fn name(&self) -> &str {
                 ($name_of)(self)
             }
 
+            fn time(&self) -> f64 {
+                self.core.time()
+            }
+
+            fn stats(&self) -> $crate::stepper::Stats {
+                self.core.run.stats()
+            }
+        }
+
+        impl $crate::rotation::stepper::RotationalMethod for $ty {
             fn torque_evaluations_per_step(&self) -> usize {
                 $evaluations
             }
@@ -494,10 +671,6 @@ macro_rules! impl_rotational_method {
 
             fn renormalisation(&self) -> $crate::rotation::stepper::Renormalisation {
                 self.core.renormalisation()
-            }
-
-            fn time(&self) -> f64 {
-                self.core.time()
             }
 
             fn orientation(&self) -> ::nalgebra::Quaternion<f64> {
@@ -512,28 +685,11 @@ macro_rules! impl_rotational_method {
                 self.core.body()
             }
         }
+
+        $crate::rotation::stepper::impl_catalogue_stepper!($ty);
     };
 }
 pub(crate) use impl_rotational_method;
-
-/// Runs `steps` steps from `state` with step size `dt` and returns the stepper (positioned at
-/// `t = t₀ + steps·dt`, the time accumulated by repeated addition).
-///
-/// # Errors
-/// Those of [`RotationalStepper::start`] and [`RotationalStepper::step`].
-pub fn run_steps<T: TorqueField, S: RotationalStepper<T>>(
-    mut stepper: S,
-    torque: &mut T,
-    state: &RotationalState,
-    dt: f64,
-    steps: usize,
-) -> Result<S> {
-    stepper.start(torque, state, dt)?;
-    for _ in 0..steps {
-        stepper.step(torque)?;
-    }
-    Ok(stepper)
-}
 
 #[cfg(test)]
 mod tests {

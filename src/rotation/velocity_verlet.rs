@@ -4,8 +4,8 @@
 use nalgebra::Vector3;
 
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalState, RotationalStepper, StepperCore, checked_torque,
-    impl_rotational_method,
+    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
+    checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -16,7 +16,7 @@ use crate::error::Result;
 
 /// Velocity Verlet (SPIRAL App. B.2, Eqs. B.2–B.3; Verlet 1967 52 of the paper), every
 /// quantity in the body frame. With `τ_n` the torque cached from the previous step (or from
-/// [`RotationalStepper::start`]):
+/// [`Stepper::start`](crate::stepper::Stepper::start)):
 ///
 /// ```text
 /// ω_{n+½} = ω_n + (dt/2) ω̇(ω_n, τ_n)
@@ -30,7 +30,7 @@ use crate::error::Result;
 /// the rotor update, at the new time and orientation `(t_{n+1}, q_{n+1})`; the angular velocity
 /// at that moment is not known yet, so a velocity-dependent torque sees the half-step value
 /// `ω_{n+½}`. That torque closes the step and is cached to open the next one, so a step costs
-/// **one torque evaluation**; [`RotationalStepper::start`] evaluates `τ_0 = τ(t_0, q_0, ω_0)`.
+/// **one torque evaluation**; [`Stepper::start`](crate::stepper::Stepper::start) evaluates `τ_0 = τ(t_0, q_0, ω_0)`.
 /// For the SPIRAL benchmark's constant body torque the evaluation point does not matter.
 ///
 /// **Order.** Not leapfrog: `ω` is carried at whole steps. Measured global order **1** in both
@@ -57,17 +57,17 @@ use crate::error::Result;
 ///
 /// # Examples
 /// ```
+/// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::rotation::velocity_verlet::VelocityVerlet;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, RotationalStepper,
-/// };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let mut verlet = VelocityVerlet::new(body);
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
-/// verlet.start(&mut torque, &start, 1e-3)?;
+/// verlet.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)?;
 /// for _ in 0..1000 {
 ///     verlet.step(&mut torque)?;
 /// }
@@ -94,7 +94,7 @@ impl VelocityVerlet {
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`RotationalStepper::start`].
+    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -108,7 +108,11 @@ impl VelocityVerlet {
 
 impl_rotational_method!(VelocityVerlet, "velocity_verlet", 1, false);
 
-impl<T: TorqueField> RotationalStepper<T> for VelocityVerlet {
+impl<T: TorqueField> RotationalCore<T> for VelocityVerlet {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;
         self.torque = checked_torque(torque, state.t, &state.q, &state.omega)?;
