@@ -274,7 +274,7 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
     /// The method with the end-of-step renormalisation `policy` instead of the default
     /// [`Renormalisation::Never`] (see **Renormalisation** in the documentation of [`Omelyan`]
     /// and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)). Steps are counted from
-    /// [`Stepper::start`](crate::stepper::Stepper::start).
+    /// [`Stepper::start`].
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
@@ -424,7 +424,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
 ///
 /// **Properties.** One torque evaluation per step; leapfrog
 /// ([`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, ω_{n−½})`;
-/// [`Stepper::state`](crate::stepper::Stepper::state) synchronises by half an explicit step as the trait prescribes,
+/// [`Stepper::state`] synchronises by half an explicit step as the trait prescribes,
 /// one more torque evaluation); by default the rotor is **never** renormalised
 /// ([`Renormalisation::Never`], as in the benchmark; see **Renormalisation**): the update
 /// preserves `|q|` in exact arithmetic, so `|q|` only drifts by round-off. The number of
