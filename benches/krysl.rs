@@ -9,8 +9,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lieode::engine::NonlinearOptions;
+use lieode::integrate::{Options, Record, integrate};
 use lieode::momentum::{KryslMethod, MomentumForm, MomentumIntegrator, Solver};
-use lieode::problems::krysl::{KryslProblem, KryslTorque};
+use lieode::problems::krysl::KryslProblem;
+use lieode::stepper::Span;
 use lieode::tableau::registry::{GAUSS4, RK4};
 use std::hint::black_box;
 
@@ -21,45 +23,38 @@ fn bench(c: &mut Criterion) {
     let problem = KryslProblem::free_body().expect("Krysl's free body");
     let y0 = problem.initial_state();
     let mut g = c.benchmark_group("krysl step cost (free body, 1000 steps)");
-    let mut run = |label: &str, mut integrator: MomentumIntegrator<KryslTorque>| {
+    let span = Span::stride(0.0, DT, STEPS).expect("a valid span");
+    let mut torque = problem.torque();
+    let mut run = |label: &str, mut integrator: MomentumIntegrator| {
         g.bench_function(label, |b| {
             b.iter(|| {
+                let options = Options::record(Record::Ends);
                 black_box(
-                    integrator
-                        .integrate(0.0, &y0, DT, STEPS)
+                    integrate(&mut integrator, &mut torque, &y0, &span, options)
                         .expect("a converging run"),
                 )
             })
         });
     };
     let body = *problem.body();
-    let torque = problem.torque();
     for method in KryslMethod::ALL {
-        let m = MomentumIntegrator::krysl(method, body, torque, Solver::Newton)
-            .expect("a registry method");
+        let m = MomentumIntegrator::krysl(method, body, Solver::Newton).expect("a registry method");
         run(&format!("{} (newton)", method.name()), m);
     }
     for method in [KryslMethod::ImidM, KryslMethod::ImidMMk, KryslMethod::Akw] {
-        let m = MomentumIntegrator::krysl(method, body, torque, Solver::FixedPoint)
-            .expect("a registry method");
+        let m =
+            MomentumIntegrator::krysl(method, body, Solver::FixedPoint).expect("a registry method");
         run(&format!("{} (fixed point)", method.name()), m);
     }
     let options = NonlinearOptions::default();
-    let rkmk4 = MomentumIntegrator::munthe_kaas(
-        &RK4,
-        MomentumForm::Spatial,
-        body,
-        torque,
-        Solver::Newton,
-        options,
-    )
-    .expect("RK4");
+    let rkmk4 =
+        MomentumIntegrator::munthe_kaas(&RK4, MomentumForm::Spatial, body, Solver::Newton, options)
+            .expect("RK4");
     run("rkmk4 (explicit)", rkmk4);
     let gauss4 = MomentumIntegrator::munthe_kaas(
         &GAUSS4,
         MomentumForm::Spatial,
         body,
-        torque,
         Solver::Newton,
         options,
     )

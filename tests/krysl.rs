@@ -30,6 +30,114 @@ use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{BACKWARD_EULER, EULER, GAUSS4, GAUSS6, RK4};
 use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
+use lieode::engine::Stats;
+use lieode::integrate::{Options, Record, integrate};
+use lieode::stepper::{Span, StepperInfo};
+
+/// The tests' shorthand: a momentum integrator with the torque it runs under. Its runs go
+/// through the library's one driver (`integrate`, observers), its single steps through
+/// `MomentumIntegrator::advance`.
+#[derive(Debug, Clone)]
+struct Bound<F> {
+    integrator: MomentumIntegrator,
+    torque: F,
+}
+
+impl<F: SpatialTorque> Bound<F> {
+    fn krysl(
+        method: KryslMethod,
+        body: RigidBody,
+        torque: F,
+        solver: Solver,
+    ) -> lieode::Result<Self> {
+        Ok(Self {
+            integrator: MomentumIntegrator::krysl(method, body, solver)?,
+            torque,
+        })
+    }
+
+    fn krysl_with_options(
+        method: KryslMethod,
+        body: RigidBody,
+        torque: F,
+        solver: Solver,
+        options: NonlinearOptions,
+    ) -> lieode::Result<Self> {
+        Ok(Self {
+            integrator: MomentumIntegrator::krysl_with_options(method, body, solver, options)?,
+            torque,
+        })
+    }
+
+    fn munthe_kaas(
+        tableau: &ButcherTableau,
+        form: MomentumForm,
+        body: RigidBody,
+        torque: F,
+        solver: Solver,
+        options: NonlinearOptions,
+    ) -> lieode::Result<Self> {
+        Ok(Self {
+            integrator: MomentumIntegrator::munthe_kaas(tableau, form, body, solver, options)?,
+            torque,
+        })
+    }
+
+    fn step(&mut self, t: f64, y: &MomentumState, h: f64) -> lieode::Result<MomentumState> {
+        self.integrator.advance(&self.torque, t, y, h)
+    }
+
+    fn integrate(
+        &mut self,
+        t0: f64,
+        y: &MomentumState,
+        h: f64,
+        steps: usize,
+    ) -> lieode::Result<MomentumState> {
+        self.integrate_observed(t0, y, h, steps, |_, _, _| {})
+    }
+
+    /// `observe(n, t_n, y_n)` after steps `n = 1 … steps`.
+    fn integrate_observed(
+        &mut self,
+        t0: f64,
+        y: &MomentumState,
+        h: f64,
+        steps: usize,
+        mut observe: impl FnMut(usize, f64, &MomentumState),
+    ) -> lieode::Result<MomentumState> {
+        let mut after_start = |n: usize, t: f64, y: &MomentumState| {
+            if n > 0 {
+                observe(n, t, y)
+            }
+        };
+        let sol = integrate(
+            &mut self.integrator,
+            &mut self.torque,
+            y,
+            &Span::stride(t0, h, steps)?,
+            Options::record(Record::Ends).observer(&mut after_start),
+        )?;
+        Ok(*sol.last().expect("a final state").1)
+    }
+
+    fn stats(&self) -> Stats {
+        self.integrator.stats()
+    }
+
+    fn name(&self) -> &str {
+        self.integrator.name()
+    }
+
+    fn order(&self) -> usize {
+        self.integrator.order()
+    }
+
+    fn form(&self) -> MomentumForm {
+        self.integrator.form()
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 
@@ -126,12 +234,8 @@ fn distance(a: &MomentumState, b: &MomentumState) -> f64 {
 }
 
 /// One of Krysl's named methods with the default Newton solver.
-fn krysl<F: SpatialTorque + Clone>(
-    method: KryslMethod,
-    body: RigidBody,
-    torque: F,
-) -> MomentumIntegrator<F> {
-    MomentumIntegrator::krysl(method, body, torque, Solver::Newton).expect("a registry method")
+fn krysl<F: SpatialTorque + Clone>(method: KryslMethod, body: RigidBody, torque: F) -> Bound<F> {
+    Bound::krysl(method, body, torque, Solver::Newton).expect("a registry method")
 }
 
 /// The rigid-body Munthe-Kaas scheme of `tableau` in `form`, Newton, default settings.
@@ -140,8 +244,8 @@ fn mk<F: SpatialTorque + Clone>(
     form: MomentumForm,
     body: RigidBody,
     torque: F,
-) -> MomentumIntegrator<F> {
-    MomentumIntegrator::munthe_kaas(
+) -> Bound<F> {
+    Bound::munthe_kaas(
         tableau,
         form,
         body,
@@ -191,7 +295,7 @@ impl Errors {
 /// orders.
 fn measure<F: SpatialTorque>(
     label: &str,
-    mut make: impl FnMut() -> MomentumIntegrator<F>,
+    mut make: impl FnMut() -> Bound<F>,
     y0: &MomentumState,
     yref: &MomentumState,
     hs: &[f64],
@@ -413,7 +517,7 @@ fn the_methods_conserve_what_the_paper_says_in_torque_free_motion() {
 
 /// `|Φ_{−h}(Φ_h(y)) − y|` with the second step started at `t + h`.
 fn symmetry_defect<F: SpatialTorque>(
-    integrator: &mut MomentumIntegrator<F>,
+    integrator: &mut Bound<F>,
     t: f64,
     y: &MomentumState,
     h: f64,
@@ -1052,10 +1156,9 @@ fn the_fallback_solves_steps_simplified_newton_cannot_and_the_results_solve_the_
     let jacobians = akw.stats().jacobian_evaluations - jacobians;
     let z = next.1.0 - y.1.0;
     let residual = f(&z).norm();
-    let by_fixed_point =
-        MomentumIntegrator::krysl(KryslMethod::Akw, body, torque, Solver::FixedPoint)
-            .expect("a method")
-            .step(h, &y, h);
+    let by_fixed_point = Bound::krysl(KryslMethod::Akw, body, torque, Solver::FixedPoint)
+        .expect("a method")
+        .step(h, &y, h);
     eprintln!(
         "akw h = 1.25, t = 1.25: hand simplified Newton |F| {newton:.2e}, hand fixed point {fixed:.2e}; \
          library FixedPoint {by_fixed_point:?}; library Newton: {jacobians} Jacobians, |F| {residual:.2e}, |Z| {:.3}",
@@ -1092,7 +1195,7 @@ fn the_fallback_solves_steps_simplified_newton_cannot_and_the_results_solve_the_
             .step(h, &y, h)
             .expect("the fallback solves the step");
         let jacobians = integrator.stats().jacobian_evaluations - jacobians;
-        let by_fixed_point = MomentumIntegrator::krysl(method, body, torque, Solver::FixedPoint)
+        let by_fixed_point = Bound::krysl(method, body, torque, Solver::FixedPoint)
             .expect("a method")
             .step(h, &y, h);
         let (residuals, angle) = imidm_residuals(&body, &torque, h, h, &y, &next);
@@ -1122,15 +1225,10 @@ fn the_fallback_solves_steps_simplified_newton_cannot_and_the_results_solve_the_
 fn newton_and_fixed_point_give_the_same_step() {
     let (body, y0) = swinging();
     let options = NonlinearOptions::default();
-    let pairs: Vec<(
-        String,
-        MomentumIntegrator<SwingingTop>,
-        MomentumIntegrator<SwingingTop>,
-    )> = KryslMethod::ALL
+    let pairs: Vec<(String, Bound<SwingingTop>, Bound<SwingingTop>)> = KryslMethod::ALL
         .into_iter()
         .map(|m| {
-            let make =
-                |solver| MomentumIntegrator::krysl(m, body, SwingingTop, solver).expect("a method");
+            let make = |solver| Bound::krysl(m, body, SwingingTop, solver).expect("a method");
             (
                 m.name().to_string(),
                 make(Solver::Newton),
@@ -1139,7 +1237,7 @@ fn newton_and_fixed_point_give_the_same_step() {
         })
         .chain([GAUSS4, GAUSS6].iter().map(|tableau| {
             let make = |solver| {
-                MomentumIntegrator::munthe_kaas(
+                Bound::munthe_kaas(
                     tableau,
                     MomentumForm::Spatial,
                     body,
@@ -1186,8 +1284,7 @@ fn newton_and_fixed_point_give_the_same_step() {
 fn integrate_repeats_step_and_the_statistics_count() {
     let (body, y0) = swinging();
     for method in KryslMethod::ALL {
-        let mut a =
-            MomentumIntegrator::krysl(method, body, SwingingTop, Solver::Newton).expect("a method");
+        let mut a = Bound::krysl(method, body, SwingingTop, Solver::Newton).expect("a method");
         let mut b = a.clone();
         let by_integrate = a.integrate(T0, &y0, 0.05, 10).expect("a run");
         let mut by_step = y0;
@@ -1276,14 +1373,9 @@ fn invalid_solver_settings_are_typed_errors() {
     ];
     for (options, expected) in bad {
         for solver in [Solver::Newton, Solver::FixedPoint] {
-            let by_krysl = MomentumIntegrator::krysl_with_options(
-                KryslMethod::ImidM,
-                body,
-                SwingingTop,
-                solver,
-                options,
-            );
-            let by_mk = MomentumIntegrator::munthe_kaas(
+            let by_krysl =
+                Bound::krysl_with_options(KryslMethod::ImidM, body, SwingingTop, solver, options);
+            let by_mk = Bound::munthe_kaas(
                 &GAUSS4,
                 MomentumForm::Spatial,
                 body,
@@ -1315,7 +1407,7 @@ fn bad_step_input_is_a_typed_error() {
     let nan_attitude = Product(So3::from_matrix_unchecked(nan_matrix), y0.1);
     for method in KryslMethod::ALL {
         let mut integrator =
-            MomentumIntegrator::krysl(method, body, SwingingTop, Solver::Newton).expect("a method");
+            Bound::krysl(method, body, SwingingTop, Solver::Newton).expect("a method");
         for bad in [nan_momentum, nan_attitude] {
             assert_eq!(
                 integrator.step(0.0, &bad, 0.1),
@@ -1340,7 +1432,7 @@ fn bad_step_input_is_a_typed_error() {
             }
         }
         // The failures leave the integrator usable: the next step is a fresh one's.
-        let fresh = MomentumIntegrator::krysl(method, body, SwingingTop, Solver::Newton)
+        let fresh = Bound::krysl(method, body, SwingingTop, Solver::Newton)
             .expect("a method")
             .step(0.0, &y0, 0.1);
         assert_eq!(integrator.step(0.0, &y0, 0.1), fresh, "{}", method.name());
@@ -1379,14 +1471,9 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
     };
     for method in KryslMethod::ALL {
         let name = method.name();
-        let mut newton = MomentumIntegrator::krysl_with_options(
-            method,
-            body,
-            torque,
-            Solver::Newton,
-            one_iteration,
-        )
-        .expect("a method");
+        let mut newton =
+            Bound::krysl_with_options(method, body, torque, Solver::Newton, one_iteration)
+                .expect("a method");
         non_convergence(
             &format!("{name} newton, 1 iteration"),
             newton.step(0.25, &y0, 0.01),
@@ -1396,8 +1483,7 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
             "{name}: the fallback chain ran: {:?}",
             newton.stats()
         );
-        let mut fixed =
-            MomentumIntegrator::krysl(method, body, torque, Solver::FixedPoint).expect("a method");
+        let mut fixed = Bound::krysl(method, body, torque, Solver::FixedPoint).expect("a method");
         non_convergence(
             &format!("{name} fixed point, h = 0.05"),
             fixed.step(0.25, &y0, 0.05),
@@ -1411,10 +1497,10 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
         }
         assert!(fixed.step(0.25, &y0, 1e-3).is_ok(), "{name}");
         let mut default_newton =
-            MomentumIntegrator::krysl(method, body, torque, Solver::Newton).expect("a method");
+            Bound::krysl(method, body, torque, Solver::Newton).expect("a method");
         assert!(default_newton.step(0.25, &y0, 0.01).is_ok(), "{name}");
     }
-    let mut gauss = MomentumIntegrator::munthe_kaas(
+    let mut gauss = Bound::munthe_kaas(
         &GAUSS4,
         MomentumForm::Spatial,
         body,

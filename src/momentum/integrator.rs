@@ -15,6 +15,7 @@ use crate::engine::{
 };
 use crate::error::{Error, Result};
 use crate::lie::{LieGroup, Truncation};
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
 
@@ -226,42 +227,64 @@ impl Engine {
 ///
 /// # Examples
 /// ```
-/// use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree, kinetic_energy};
+/// use lieode::integrate::{Options, Record, Series, integrate};
+/// use lieode::momentum::{KryslMethod, MomentumIntegrator, MomentumState, Solver, TorqueFree, kinetic_energy};
 /// use lieode::lie::{LieGroup, product::Product, rn::Rn, so3::So3};
 /// use lieode::rotation::RigidBody;
+/// use lieode::stepper::Span;
 /// use nalgebra::Vector3;
 ///
 /// let body = RigidBody::new([0.9144, 1.098, 1.66])?;
-/// let mut imid = MomentumIntegrator::krysl(KryslMethod::Imid, body, TorqueFree, Solver::Newton)?;
-/// let mut y = Product(So3::identity(), Rn(Vector3::new(0.4165, 0.9072, 0.0577)));
-/// let energy = kinetic_energy(&body, &y.1.0);
-/// for n in 0..100 {
-///     y = imid.step(0.1 * n as f64, &y, 0.1)?;
-/// }
+/// let mut imid = MomentumIntegrator::krysl(KryslMethod::Imid, body, Solver::Newton)?;
+/// let y0 = Product(So3::identity(), Rn(Vector3::new(0.4165, 0.9072, 0.0577)));
+/// let mut energy = Series::new("T", |_t, y: &MomentumState| kinetic_energy(&body, &y.1.0));
+/// let span = Span::stride(0.0, 0.1, 100)?;
+/// let options = Options::record(Record::Ends).observer(&mut energy);
+/// integrate(&mut imid, &mut TorqueFree, &y0, &span, options)?;
 /// // IMID conserves the kinetic energy of torque-free motion.
-/// assert!((kinetic_energy(&body, &y.1.0) - energy).abs() < 1e-13);
+/// assert!(energy.max_relative_drift() < 1e-13);
 /// # Ok::<(), lieode::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct MomentumIntegrator<F> {
+pub struct MomentumIntegrator {
     name: String,
     order: usize,
     form: MomentumForm,
     engine: Engine,
     solver: Solver,
     increments: IncrementSolver,
-    body_form: BodyMomentumForm<F>,
-    spatial_form: SpatialMomentumForm<F>,
+    body: RigidBody,
     stats: Stats,
+    /// The running span: `(t0, h, planned steps)`, steps taken, and the state in the method's
+    /// form.
+    run: Option<Run>,
 }
 
-impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
+/// A run of the [`Stepper`] protocol: the span's start, step and planned steps, the steps
+/// taken and the state carried in the method's form.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    t0: f64,
+    h: f64,
+    planned: usize,
+    taken: usize,
+    native: MomentumState,
+}
+
+impl Run {
+    /// `t0 + n h`: times are computed, not accumulated.
+    fn time_after(&self, n: usize) -> f64 {
+        self.t0 + n as f64 * self.h
+    }
+}
+
+impl MomentumIntegrator {
     /// One of Krysl's named methods, with default solver settings ([`NonlinearOptions`]).
     ///
     /// # Errors
     /// Those of the engines' construction (none for the registry tableaux).
-    pub fn krysl(method: KryslMethod, body: RigidBody, torque: F, solver: Solver) -> Result<Self> {
-        Self::krysl_with_options(method, body, torque, solver, NonlinearOptions::default())
+    pub fn krysl(method: KryslMethod, body: RigidBody, solver: Solver) -> Result<Self> {
+        Self::krysl_with_options(method, body, solver, NonlinearOptions::default())
     }
 
     /// [`MomentumIntegrator::krysl`] with solver settings.
@@ -271,7 +294,6 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
     pub fn krysl_with_options(
         method: KryslMethod,
         body: RigidBody,
-        torque: F,
         solver: Solver,
         options: NonlinearOptions,
     ) -> Result<Self> {
@@ -318,7 +340,6 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
             solver,
             options,
             body,
-            torque,
         ))
     }
 
@@ -334,7 +355,6 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
         tableau: &ButcherTableau,
         form: MomentumForm,
         body: RigidBody,
-        torque: F,
         solver: Solver,
         options: NonlinearOptions,
     ) -> Result<Self> {
@@ -356,11 +376,9 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
             solver,
             options,
             body,
-            torque,
         ))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn assemble(
         name: String,
         order: usize,
@@ -369,7 +387,6 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
         solver: Solver,
         options: NonlinearOptions,
         body: RigidBody,
-        torque: F,
     ) -> Self {
         Self {
             name,
@@ -378,18 +395,12 @@ impl<F: SpatialTorque + Clone> MomentumIntegrator<F> {
             engine,
             solver,
             increments: IncrementSolver::new(options),
-            body_form: BodyMomentumForm::new(body, torque.clone()),
-            spatial_form: SpatialMomentumForm::new(body, torque),
+            body,
             stats: Stats::default(),
+            run: None,
         }
     }
-}
 
-impl<F: SpatialTorque> MomentumIntegrator<F> {
-    /// The method's name (`trap`, `imidm`, …, or `mk_<tableau>_<form>`).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
     /// The method's order (2 for Krysl's family; the tableau's order for Munthe-Kaas).
     pub fn order(&self) -> usize {
         self.order
@@ -400,29 +411,28 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
     }
     /// The body.
     pub fn body(&self) -> &RigidBody {
-        self.body_form.body()
-    }
-    /// The torque field.
-    pub fn torque(&self) -> &F {
-        self.body_form.torque()
-    }
-    /// Counts of evaluations, Jacobians and solver iterations since construction.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
+        &self.body
     }
 
-    /// One step of size `h` (which may be negative) from the state `y = (R, Π)` at time `t`,
-    /// with the body momentum `Π`.
+    /// One step of size `h` (which may be negative) from the state `y = (R, Π)` at time `t`
+    /// under the torque `torque`, with the body momentum `Π`, outside any run (the counters of
+    /// [`StepperInfo::stats`] count it too).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] for a non-finite `t` or `h`; [`Error::NonFinite`] naming
     /// `state` for a non-finite `y`; [`Error::NonConvergence`] when an implicit solve fails
     /// (its message gives the time, step and iteration limit); [`Error::NonFiniteState`] for a
     /// non-finite torque or result.
-    pub fn step(&mut self, t: f64, y: &MomentumState, h: f64) -> Result<MomentumState> {
+    pub fn advance<F: SpatialTorque>(
+        &mut self,
+        torque: &F,
+        t: f64,
+        y: &MomentumState,
+        h: f64,
+    ) -> Result<MomentumState> {
         validate(t, y, h)?;
         let native = self.to_method_form(y);
-        let next = self.step_native(t, &native, h)?;
+        let next = self.step_native(torque, t, &native, h)?;
         Ok(self.to_body_form(&next))
     }
 
@@ -443,13 +453,19 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
     }
 
     /// One step on the state in the method's form.
-    fn step_native(&mut self, t: f64, y: &MomentumState, h: f64) -> Result<MomentumState> {
+    fn step_native<F: SpatialTorque>(
+        &mut self,
+        torque: &F,
+        t: f64,
+        y: &MomentumState,
+        h: f64,
+    ) -> Result<MomentumState> {
         self.stats.steps += 1;
         let stats = &mut self.stats;
         let next = match &mut self.engine {
             Engine::Swc1 => swc1_step(
-                self.body_form.body(),
-                self.body_form.torque(),
+                &self.body,
+                torque,
                 self.solver,
                 &mut self.increments,
                 t,
@@ -458,8 +474,8 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
                 stats,
             )?,
             Engine::Akw => akw_step(
-                self.body_form.body(),
-                self.body_form.torque(),
+                &self.body,
+                torque,
                 self.solver,
                 &mut self.increments,
                 t,
@@ -467,10 +483,15 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
                 h,
                 stats,
             )?,
+            // The forms borrow the torque for the step.
             Engine::Tableau(engine) => match self.form {
-                MomentumForm::Body => step_engine(engine, &mut self.body_form, t, y, h, stats)?,
+                MomentumForm::Body => {
+                    let mut form = BodyMomentumForm::new(self.body, torque);
+                    step_engine(engine, &mut form, t, y, h, stats)?
+                }
                 MomentumForm::Spatial => {
-                    step_engine(engine, &mut self.spatial_form, t, y, h, stats)?
+                    let mut form = SpatialMomentumForm::new(self.body, torque);
+                    step_engine(engine, &mut form, t, y, h, stats)?
                 }
             },
         };
@@ -483,47 +504,69 @@ impl<F: SpatialTorque> MomentumIntegrator<F> {
         self.stats.accepted += 1;
         Ok(next)
     }
+}
 
-    /// `steps` steps of size `h` from `y = (R, Π)` at `t0`; returns the final state.
-    ///
-    /// The state is carried in the method's form between steps (the spatial momentum `π` for
-    /// the integral form), so torque-free motion keeps `π` to round-off; stepping with
-    /// [`MomentumIntegrator::step`] instead converts `π = RΠ` and back each step, and `R`'s
-    /// round-off departure from orthogonality then shows in `π` (≈ 1e-12 after 1000 steps).
-    ///
-    /// # Errors
-    /// Those of [`MomentumIntegrator::step`].
-    pub fn integrate(
-        &mut self,
-        t0: f64,
-        y: &MomentumState,
-        h: f64,
-        steps: usize,
-    ) -> Result<MomentumState> {
-        self.integrate_observed(t0, y, h, steps, |_, _, _| {})
+impl StepperInfo for MomentumIntegrator {
+    /// The method's name (`trap`, `imidm`, …, or `mk_<tableau>_<form>`).
+    fn name(&self) -> &str {
+        &self.name
     }
 
-    /// [`MomentumIntegrator::integrate`], calling `observe(n, t_n, &(R_n, Π_n))` after every
-    /// step `n = 1, …, steps` (with the body momentum; the carried state is not touched).
-    ///
+    fn time(&self) -> f64 {
+        self.run.map_or(f64::NAN, |r| r.time_after(r.taken))
+    }
+
+    /// Evaluations, Jacobians, LU decompositions, solver iterations and steps since the last
+    /// start.
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// Krysl's family and the rigid-body Munthe-Kaas schemes as steppers: the problem is the
+/// spatial torque `t(t, R)`; step `i` starts at `t0 + i h` (times computed, not accumulated).
+///
+/// The state is carried in the method's own form between steps (the spatial momentum `π` for
+/// the integral form), so torque-free motion keeps `π` to round-off; [`Stepper::state`]
+/// converts to `(R, Π)`. (Converting `π = RΠ` and back every step instead would show `R`'s
+/// round-off departure from orthogonality in `π`, ≈ 1e-12 after 1000 steps.)
+impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
+    type State = MomentumState;
+    type Segment = NoDenseOutput<MomentumState>;
+
     /// # Errors
-    /// Those of [`MomentumIntegrator::step`].
-    pub fn integrate_observed(
-        &mut self,
-        t0: f64,
-        y: &MomentumState,
-        h: f64,
-        steps: usize,
-        mut observe: impl FnMut(usize, f64, &MomentumState),
-    ) -> Result<MomentumState> {
-        validate(t0, y, h)?;
-        let mut state = self.to_method_form(y);
-        for n in 0..steps {
-            let t = t0 + n as f64 * h;
-            state = self.step_native(t, &state, h)?;
-            observe(n + 1, t + h, &self.to_body_form(&state));
-        }
-        Ok(self.to_body_form(&state))
+    /// [`Error::InvalidParameter`] naming `span` for an adaptive span; [`Error::NonFinite`]
+    /// naming `state` for a non-finite `y0`.
+    fn start(&mut self, _torque: &mut F, span: &Span, y0: &MomentumState) -> Result<()> {
+        let (h, planned) = span.fixed_step()?;
+        validate(span.t0(), y0, h)?;
+        self.stats = Stats::default();
+        self.run = Some(Run {
+            t0: span.t0(),
+            h,
+            planned,
+            taken: 0,
+            native: self.to_method_form(y0),
+        });
+        Ok(())
+    }
+
+    fn step(&mut self, torque: &mut F) -> Result<StepReport> {
+        let mut run = self.run.ok_or_else(not_started)?;
+        let t = run.time_after(run.taken);
+        run.native = self.step_native(&*torque, t, &run.native, run.h)?;
+        run.taken += 1;
+        self.run = Some(run);
+        Ok(StepReport {
+            t_start: t,
+            t_end: run.time_after(run.taken),
+            finished: run.taken >= run.planned,
+        })
+    }
+
+    fn state(&mut self, _torque: &mut F) -> Result<MomentumState> {
+        let run = self.run.ok_or_else(not_started)?;
+        Ok(self.to_body_form(&run.native))
     }
 }
 

@@ -32,6 +32,18 @@ pub trait SpatialTorque {
     }
 }
 
+/// A borrowed torque field is the field itself (the integrators borrow the problem's torque for
+/// each step).
+impl<F: SpatialTorque + ?Sized> SpatialTorque for &F {
+    fn spatial_torque<T: Real>(&self, t: T, r: &Matrix3<T>) -> Vector3<T> {
+        (**self).spatial_torque(t, r)
+    }
+
+    fn potential<T: Real>(&self, r: &Matrix3<T>) -> Option<T> {
+        (**self).potential(r)
+    }
+}
+
 /// No torque: free rigid-body motion (Krysl §5.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TorqueFree;

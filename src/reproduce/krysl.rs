@@ -22,6 +22,7 @@ use crate::csv::{Cell, Table};
 use crate::engine::NonlinearOptions;
 use crate::error::{Error, Result};
 use crate::experiment::{TimingOptions, time_runs};
+use crate::integrate::{Options, Record, integrate};
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3;
@@ -29,11 +30,11 @@ use crate::momentum::{
     KryslMethod, MomentumForm, MomentumIntegrator, MomentumState, Solver, hamiltonian,
 };
 use crate::order::observed_order;
-use crate::problems::krysl::{KryslProblem, KryslTorque, krysl_errors};
+use crate::problems::krysl::{KryslProblem, krysl_errors};
 use crate::rotation::RigidBody;
 use crate::rotation::reference::ambient_dop853;
 use crate::rotation::spiral_leapfrog::SpiralLeapfrog;
-use crate::stepper::{Span, Stepper, StepperInfo};
+use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 use crate::tableau::registry::{GAUSS4, RK4};
 
 /// The methods of the convergence studies, by the names used in every CSV: the nine of
@@ -112,14 +113,13 @@ pub fn momentum_method(
     name: &str,
     problem: &KryslProblem,
     solver: Solver,
-) -> Result<MomentumIntegrator<KryslTorque>> {
-    let (body, torque) = (*problem.body(), problem.torque());
+) -> Result<MomentumIntegrator> {
+    let body = *problem.body();
     let munthe_kaas = |tableau| {
         MomentumIntegrator::munthe_kaas(
             tableau,
             MomentumForm::Spatial,
             body,
-            torque,
             solver,
             NonlinearOptions::default(),
         )
@@ -133,7 +133,7 @@ pub fn momentum_method(
                 value: name.to_string(),
                 expected: format!("one of {CONVERGENCE_METHODS:?}"),
             })?;
-            MomentumIntegrator::krysl(method, body, torque, solver)
+            MomentumIntegrator::krysl(method, body, solver)
         }
     }
 }
@@ -285,8 +285,7 @@ pub fn convergence_run(
 ) -> Result<ConvergenceRun> {
     let steps = step_count(problem.t_end(), dt)?;
     let mut integrator = momentum_method(method, problem, Solver::Newton)?;
-    let state = integrator
-        .integrate(0.0, &problem.initial_state(), dt, steps)
+    let (state, stats) = run_to_end(&mut integrator, problem, dt, steps)
         .map_err(|e| in_context(e, problem.name(), method, dt))?;
     let (pi_error, r_error) = krysl_errors(&state, reference);
     Ok(ConvergenceRun {
@@ -295,7 +294,7 @@ pub fn convergence_run(
         state,
         pi_error,
         r_error,
-        evaluations: integrator.stats().rhs_evaluations,
+        evaluations: stats.rhs_evaluations,
     })
 }
 
@@ -421,21 +420,30 @@ pub fn hamiltonian_run(
             expected: "a non-zero initial Hamiltonian".into(),
         });
     }
-    let mut integrator = MomentumIntegrator::krysl(method, body, torque, Solver::Newton)?;
-    let mut samples = vec![(0.0, 0.0)];
+    let mut integrator = MomentumIntegrator::krysl(method, body, Solver::Newton)?;
+    let mut samples = Vec::new();
     let mut max_abs: f64 = 0.0;
     let h_rel = |y: &MomentumState| energy(y).map(|h| (h - h0) / h0.abs());
     let mut bad_problem = None;
-    let outcome =
-        integrator.integrate_observed(0.0, &y, dt, steps, |n, t, state| match h_rel(state) {
-            Ok(e) => {
-                max_abs = max_abs.max(e.abs());
-                if n % every == 0 {
-                    samples.push((t, e));
-                }
+    // Step 0 records (0, 0): the initial state's own relative error.
+    let mut observer = |n: usize, t: f64, state: &MomentumState| match h_rel(state) {
+        Ok(e) => {
+            max_abs = max_abs.max(e.abs());
+            if n.is_multiple_of(every) {
+                samples.push((t, e));
             }
-            Err(e) => bad_problem = Some(e),
-        });
+        }
+        Err(e) => bad_problem = Some(e),
+    };
+    let mut torque = torque;
+    let options = Options::record(Record::Ends).observer(&mut observer);
+    let outcome = integrate(
+        &mut integrator,
+        &mut torque,
+        &y,
+        &Span::stride(0.0, dt, steps)?,
+        options,
+    );
     if let Some(e) = bad_problem {
         return Err(e);
     }
@@ -549,6 +557,34 @@ pub fn work_grid(method: &str) -> Result<Vec<f64>> {
     })
 }
 
+/// `steps` steps of `dt` of `integrator` on `problem` from its initial state at `t = 0`: the final
+/// `(R, Π)` and the work counted.
+///
+/// # Errors
+/// Those of the integration.
+fn run_to_end(
+    integrator: &mut MomentumIntegrator,
+    problem: &KryslProblem,
+    dt: f64,
+    steps: usize,
+) -> Result<(MomentumState, Stats)> {
+    let sol = integrate(
+        integrator,
+        &mut problem.torque(),
+        &problem.initial_state(),
+        &Span::stride(0.0, dt, steps)?,
+        Options::record(Record::Ends),
+    )?;
+    let state = *sol
+        .last()
+        .ok_or(Error::NonFiniteState {
+            what: "momentum run without a final state",
+            t: 0.0,
+        })?
+        .1;
+    Ok((state, sol.stats))
+}
+
 /// The final state at `t_end` and the torque evaluations of one run of the work–precision
 /// method `method` (one of [`WORK_PRECISION_METHODS`]) at `parameter` (step or tolerance).
 ///
@@ -562,8 +598,8 @@ pub fn work_run(
     let momentum = |name: &str, solver| -> Result<(MomentumState, usize)> {
         let steps = step_count(problem.t_end(), parameter)?;
         let mut integrator = momentum_method(name, problem, solver)?;
-        let y = integrator.integrate(0.0, &problem.initial_state(), parameter, steps)?;
-        Ok((y, integrator.stats().rhs_evaluations))
+        let (y, stats) = run_to_end(&mut integrator, problem, parameter, steps)?;
+        Ok((y, stats.rhs_evaluations))
     };
     match method {
         "imidm_newton" => momentum("imidm", Solver::Newton),
