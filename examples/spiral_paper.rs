@@ -10,7 +10,7 @@
 
 fn main() -> lieode::Result<()> {
     let start = std::time::Instant::now();
-    let report = lieode::reproduce::spiral::spiral_paper()?;
+    let report = lieode::reproduce::spiral_paper()?;
     print!("{}", report.summary);
     for artifact in &report.artifacts {
         println!("wrote {}", artifact.path.display());

@@ -22,6 +22,8 @@ pub mod krysl;
 #[cfg(feature = "plot")]
 pub mod spiral;
 #[cfg(feature = "plot")]
+pub mod spiral_report;
+#[cfg(feature = "plot")]
 pub mod work_precision;
 
 #[cfg(feature = "plot")]
@@ -29,7 +31,7 @@ pub use convergence::convergence_demo;
 #[cfg(feature = "plot")]
 pub use krysl::krysl_paper;
 #[cfg(feature = "plot")]
-pub use spiral::spiral_paper;
+pub use spiral_report::spiral_paper;
 #[cfg(feature = "plot")]
 pub use work_precision::work_precision_demo;
 
