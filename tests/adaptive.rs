@@ -351,7 +351,7 @@ fn rotation_error_is_not_swamped_by_a_large_velocity() {
 
 #[test]
 fn crouch_grossman_pair_under_step_size_control_on_the_group() {
-    use lieode::adaptive::integrate_controlled;
+    use lieode::adaptive::Controlled;
     use lieode::engine::CommutatorFree;
     use lieode::tableau::registry::CG23;
     let sphere = SphereProblem::default();
@@ -363,14 +363,18 @@ fn crouch_grossman_pair_under_step_size_control_on_the_group() {
     for tol in [1e-4, 1e-6, 1e-8] {
         let t = Tolerances::scalar(tol, tol).unwrap();
         let mut problem = sphere;
-        let sol = integrate_controlled(
+        let mut cg23 = Controlled::new(
             CommutatorFree::<So3>::crouch_grossman(&CG23).unwrap(),
+            t,
+            params.clone(),
+        );
+        let span = Span::new(0.0, 2.0).unwrap();
+        let sol = integrate(
+            &mut cg23,
             &mut problem,
-            So3::identity(),
-            0.0,
-            2.0,
-            &t,
-            &params,
+            &So3::identity(),
+            &span,
+            Options::default(),
         )
         .unwrap();
         let y = sol.states.last().unwrap();
@@ -384,14 +388,18 @@ fn crouch_grossman_pair_under_step_size_control_on_the_group() {
     }
     // An engine without embedded weights is refused by name.
     let mut problem = sphere;
-    let err = integrate_controlled(
+    let mut cg3 = Controlled::new(
         CommutatorFree::<So3>::crouch_grossman(&lieode::tableau::registry::CG3).unwrap(),
+        Tolerances::scalar(1e-6, 1e-6).unwrap(),
+        params,
+    );
+    let span = Span::new(0.0, 2.0).unwrap();
+    let err = integrate(
+        &mut cg3,
         &mut problem,
-        So3::identity(),
-        0.0,
-        2.0,
-        &Tolerances::scalar(1e-6, 1e-6).unwrap(),
-        &params,
+        &So3::identity(),
+        &span,
+        Options::default(),
     )
     .unwrap_err();
     assert!(

@@ -1,14 +1,15 @@
-//! Step-size control for any fixed-step engine with an error estimate — for instance the
-//! Crouch–Grossman pair CG2(3) on a Lie group, whose stages are products of exponentials and
-//! so cannot be lifted through local coordinates like the Runge–Kutta pairs.
+//! [`Controlled`]: the [`Controller`] driving any fixed-step engine with an error estimate —
+//! for instance the Crouch–Grossman pair CG2(3) on a Lie group, whose stages are products of
+//! exponentials and so cannot be lifted through local coordinates like the Runge–Kutta pairs.
 
 use nalgebra::{DefaultAllocator, SVector, allocator::Allocator};
 
-use super::controller::ControllerParameters;
+use super::controller::{Controller, ControllerParameters};
 use super::tolerance::Tolerances;
-use crate::engine::{Stats, Step};
+use crate::engine::{Method, Stats, Step};
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup};
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 
 /// A state whose local error estimates can be measured against tolerances.
 pub trait ControlledState: Clone {
@@ -55,128 +56,164 @@ where
     }
 }
 
-/// The accepted steps of a controlled integration.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ControlledSolution<S> {
-    /// Times of the accepted steps (initial time first).
-    pub times: Vec<f64>,
-    /// States there.
-    pub states: Vec<S>,
-    /// Evaluations, attempts, accepted and rejected steps.
-    pub stats: Stats,
-}
-
-/// Integrates with any engine whose steps return an error estimate (an embedded pair), under
-/// Hairer's step-size control with exponent `1/(q + 1)`, `q = order − 1` (the embedded order of
-/// a `p(p−1)` pair): `fac = clamp(err^{1/(q+1) − 0.75β}/(facold^β·safe), 1/fac2, 1/fac1)`,
-/// `h_new = h/fac`, accepted when `err ≤ 1`. The first step is `initial_step` if given, else
+/// Any fixed-step engine whose steps return an error estimate (an embedded pair) under the
+/// [`Controller`], as a [`Stepper`]: Hairer's step-size control with exponent `1/(q + 1)`,
+/// `q = order − 1` (the embedded order of a `p(p−1)` pair), so `fac = clamp(err^{1/(q+1) −
+/// 0.75β}/(facold^β·safe), 1/fac2, 1/fac1)`, `h_new = h/fac`, accepted when `err ≤ 1`, the error
+/// norm from [`ControlledState::error_norm`]. The first step is `initial_step` if given, else
 /// `10⁻³·|t_end − t0|`. No dense output.
 ///
+/// This is how a Crouch–Grossman pair such as CG2(3), whose stages are products of
+/// exponentials and so cannot be lifted through local coordinates like the Runge–Kutta pairs,
+/// runs adaptively on a Lie group.
+///
 /// # Errors
-/// [`Error::InvalidParameter`] for invalid tolerances, parameters or times; an engine without
-/// error estimate ([`Error::InvalidParameter`] naming `engine`); [`Error::StepSizeTooSmall`],
-/// [`Error::MaxStepsExceeded`]; the engine's errors.
+/// At the start: [`Error::InvalidParameter`] for invalid tolerances, parameters or an
+/// adaptive span of the wrong kind. At a step: an engine without error estimate
+/// ([`Error::InvalidParameter`] naming `engine`), [`Error::StepSizeTooSmall`],
+/// [`Error::MaxStepsExceeded`], a non-finite error estimate, the engine's errors.
 ///
 /// # References
 /// Hairer–Nørsett–Wanner I, §II.4.
-pub fn integrate_controlled<P, E, S>(
-    mut engine: E,
-    problem: &mut P,
-    y0: S,
-    t0: f64,
+///
+/// # Examples
+/// ```
+/// use lieode::adaptive::{Controlled, ControllerParameters, Tolerances};
+/// use lieode::engine::CommutatorFree;
+/// use lieode::integrate::{Options, integrate};
+/// use lieode::lie::{LieGroup, so3::So3};
+/// use lieode::problems::SphereProblem;
+/// use lieode::stepper::Span;
+/// use lieode::tableau::registry::CG23;
+///
+/// let mut problem = SphereProblem::default();
+/// let engine = CommutatorFree::<So3>::crouch_grossman(&CG23)?;
+/// let tolerances = Tolerances::scalar(1e-8, 1e-8)?;
+/// let mut cg23 = Controlled::new(engine, tolerances, ControllerParameters::dopri5());
+/// let sol = integrate(&mut cg23, &mut problem, &So3::identity(), &Span::new(0.0, 2.0)?, Options::default())?;
+/// let (t, y) = sol.last().expect("a final state");
+/// assert!((problem.point_of(y) - problem.exact_point(t)).norm() < 1e-6);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Controlled<E, S> {
+    engine: E,
+    tolerances: Tolerances,
+    parameters: ControllerParameters,
+    control: Option<Controller>,
+    t: f64,
+    h: f64,
     t_end: f64,
-    tolerances: &Tolerances,
-    parameters: &ControllerParameters,
-) -> Result<ControlledSolution<S>>
+    y: Option<S>,
+    stats: Stats,
+}
+
+impl<E: Method, S> Controlled<E, S> {
+    /// The engine `engine` under the tolerances and Hairer's parameters, not started.
+    pub fn new(engine: E, tolerances: Tolerances, parameters: ControllerParameters) -> Self {
+        Self {
+            engine,
+            tolerances,
+            parameters,
+            control: None,
+            t: f64::NAN,
+            h: f64::NAN,
+            t_end: f64::NAN,
+            y: None,
+            stats: Stats::default(),
+        }
+    }
+}
+
+impl<E: Method, S> StepperInfo for Controlled<E, S> {
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+impl<P, E, S> Stepper<P> for Controlled<E, S>
 where
     P: ?Sized,
     S: ControlledState,
     E: Step<P, State = S, Scalar = f64, ErrorEstimate = S::Estimate>,
 {
-    parameters.validate()?;
-    tolerances.check_dimension(S::components())?;
-    if !(t0.is_finite() && t_end.is_finite() && t_end != t0) {
-        return Err(Error::InvalidParameter {
-            name: "t_end",
-            value: format!("{t_end:e} (t0 = {t0:e})"),
-            expected: "finite times with t_end ≠ t0".into(),
-        });
+    type State = S;
+    type Segment = NoDenseOutput<S>;
+
+    fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
+        self.parameters.validate()?;
+        self.tolerances.check_dimension(S::components())?;
+        let t_end = span.adaptive_end()?;
+        let t0 = span.t0();
+        let q = self.engine.order().saturating_sub(1).max(1);
+        let expo = 1.0 / (q as f64 + 1.0) - 0.75 * self.parameters.beta;
+        let mut control = Controller::new(&self.parameters, expo);
+        control.begin(t0, t_end);
+        let first = self
+            .parameters
+            .initial_step
+            .unwrap_or(1e-3 * (t_end - t0).abs())
+            .min(control.hmax());
+        self.h = first * control.posneg();
+        self.control = Some(control);
+        self.t = t0;
+        self.t_end = t_end;
+        self.y = Some(y0.clone());
+        self.stats = Stats::default();
+        Ok(())
     }
-    let direction = (t_end - t0).signum();
-    let hmax = parameters.hmax.unwrap_or((t_end - t0).abs());
-    let q = engine.order().saturating_sub(1).max(1);
-    let expo = 1.0 / (q as f64 + 1.0) - 0.75 * parameters.beta;
-    let mut h = parameters
-        .initial_step
-        .unwrap_or(1e-3 * (t_end - t0).abs())
-        .min(hmax)
-        * direction;
-    let mut t = t0;
-    let mut y = y0;
-    let mut facold: f64 = 1e-4;
-    let mut rejected_last = false;
-    let mut stats = Stats::default();
-    let mut times = vec![t0];
-    let mut states = vec![y.clone()];
-    loop {
-        if stats.steps >= parameters.max_steps {
-            return Err(Error::MaxStepsExceeded {
-                t,
-                steps: parameters.max_steps,
-            });
-        }
-        if 0.1 * h.abs() <= t.abs() * parameters.uround {
-            return Err(Error::StepSizeTooSmall { t, h });
-        }
-        let last = (t + 1.01 * h - t_end) * direction > 0.0;
-        if last {
-            h = t_end - t;
-        }
-        stats.steps += 1;
-        let out = engine.step(problem, t, &y, h, &mut stats)?;
-        let Some(estimate) = out.error else {
-            return Err(Error::InvalidParameter {
-                name: "engine",
-                value: engine.name().to_string(),
-                expected: "an embedded pair (a tableau with b̂)".into(),
-            });
+
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        let (Some(control), Some(y)) = (self.control.as_mut(), self.y.as_ref()) else {
+            return Err(not_started());
         };
-        let err = S::error_norm(&estimate, &y, &out.state, tolerances);
-        if !err.is_finite() {
-            return Err(Error::NonFiniteState {
-                what: "error estimate",
-                t,
-            });
-        }
-        let fac11 = err.powf(expo);
-        let fac = (fac11 / facold.powf(parameters.beta) / parameters.safe)
-            .clamp(1.0 / parameters.fac2, 1.0 / parameters.fac1);
-        if err <= 1.0 {
-            facold = err.max(1e-4);
-            stats.accepted += 1;
-            t = if last { t_end } else { t + h };
-            y = out.state;
-            times.push(t);
-            states.push(y.clone());
-            if last {
-                return Ok(ControlledSolution {
-                    times,
-                    states,
-                    stats,
+        let t = self.t;
+        loop {
+            control.before_attempt(t, &mut self.h, &mut self.stats)?;
+            let h = self.h;
+            let out = self.engine.step(problem, t, y, h, &mut self.stats)?;
+            let Some(estimate) = out.error else {
+                return Err(Error::InvalidParameter {
+                    name: "engine",
+                    value: self.engine.name().to_string(),
+                    expected: "an embedded pair (a tableau with b̂)".into(),
+                });
+            };
+            let err = S::error_norm(&estimate, y, &out.state, &self.tolerances);
+            if !err.is_finite() {
+                return Err(Error::NonFiniteState {
+                    what: "error estimate",
+                    t,
                 });
             }
-            let mut h_new = (h / fac).abs().min(hmax);
-            if rejected_last {
-                h_new = h_new.min(h.abs());
+            let (fac11, h_new) = control.propose(err, h);
+            if err <= 1.0 {
+                control.accept(err, &mut self.stats);
+                let last = control.is_last();
+                self.t = if last { self.t_end } else { t + h };
+                if !last {
+                    self.h = control.after_accept(h_new, h);
+                }
+                self.y = Some(out.state);
+                return Ok(StepReport {
+                    t_start: t,
+                    t_end: self.t,
+                    finished: last,
+                });
             }
-            h = h_new * direction;
-            rejected_last = false;
-        } else {
-            if stats.accepted >= 1 {
-                stats.rejected += 1;
-            }
-            h /= (1.0 / parameters.fac1).min(fac11 / parameters.safe);
-            rejected_last = true;
+            self.h = control.reject(fac11, h, &mut self.stats);
         }
+    }
+
+    fn state(&mut self, _problem: &mut P) -> Result<S> {
+        self.y.clone().ok_or_else(not_started)
     }
 }

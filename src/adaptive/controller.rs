@@ -1,6 +1,7 @@
 //! Hairer's step-size control parameters.
 
 use crate::error::{Error, Result};
+use crate::stepper::Stats;
 
 /// Stiffness detection of Hairer's DOPRI5/DOP853: every `every` accepted steps the method
 /// estimates `h·ρ` of the Jacobian from its last stages; after `limit` positive tests it
@@ -112,5 +113,194 @@ impl ControllerParameters {
             return bad("stiffness.every", 0.0, "at least 1");
         }
         Ok(())
+    }
+}
+
+/// Step-size control apart from the steppers: Hairer's controller for one integration, used by
+/// DOPRI5, DOP853, every embedded pair ([`super::EmbeddedRk`]) and every fixed-step engine with
+/// an error estimate ([`super::Controlled`]). It is the state his core integrators keep in
+/// `FACOLD`, `REJECT`, `LAST`, `NSTEP`, `NACCPT` and the constants derived from the
+/// [`ControllerParameters`].
+///
+/// With `err` the scaled error of the step (accepted if `err ≤ 1`) and the method's exponent
+/// `expo1` (DOPRI5: `1/5 − 0.75β`, DOP853: `1/8 − 0.2β`, Hairer's `EXPO1`):
+///
+/// ```text
+/// fac11 = err^expo1,   fac = fac11 / facold^β          (Lund stabilisation)
+/// fac   = max(1/fac2, min(1/fac1, fac/safe)),   h_new = h/fac
+/// accepted: facold = max(err, 1e-4); unless it was the last step,
+///           |h_new| ≤ hmax, and |h_new| ≤ |h| right after a rejection
+/// rejected: h_new = h / min(1/fac1, fac11/safe); counted only once a step was accepted
+/// ```
+///
+/// Before each attempt: stop if more than `max_steps` attempts were made (Hairer's
+/// `NSTEP > NMAX`, so `max_steps + 1` attempts are allowed) or if `0.1·|h| ≤ |x|·uround`; if
+/// `(x + 1.01·h − x_end)·posneg > 0` the step is shortened to `h = x_end − x` and marked last.
+///
+/// ODEX does not use it: its step-size rule (`fac = err^{1/(2k+1)}/safe3` per extrapolation
+/// column `k`, bounded by `fac3`/`fac4`, no Lund stabilisation) is tied to its choice of order
+/// by work per unit step ([`super::OdexParameters`]), so it stays with that method; the checks
+/// before an attempt (step limit, step-size underflow, last step) follow the same rules.
+///
+/// # References
+/// HNW I, §II.4 (eq. (4.13) with safety factor and bounds), §IV.2 (stabilised control,
+/// `β`); `DOPCOR`/`DP86CO` of Hairer's codes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Controller {
+    uround: f64,
+    safe: f64,
+    beta: f64,
+    expo1: f64,
+    facc1: f64,
+    facc2: f64,
+    max_steps: usize,
+    hmax_parameter: Option<f64>,
+    facold: f64,
+    posneg: f64,
+    hmax: f64,
+    x_end: f64,
+    reject: bool,
+    last: bool,
+    nstep: usize,
+    naccpt: usize,
+}
+
+impl Controller {
+    /// The control for the (validated) parameters and the method's exponent `expo1`.
+    pub fn new(parameters: &ControllerParameters, expo1: f64) -> Self {
+        Self {
+            uround: parameters.uround,
+            safe: parameters.safe,
+            beta: parameters.beta,
+            expo1,
+            facc1: 1.0 / parameters.fac1,
+            facc2: 1.0 / parameters.fac2,
+            max_steps: parameters.max_steps,
+            hmax_parameter: parameters.hmax,
+            facold: 1.0e-4,
+            posneg: 1.0,
+            hmax: 0.0,
+            x_end: 0.0,
+            reject: false,
+            last: false,
+            nstep: 0,
+            naccpt: 0,
+        }
+    }
+
+    /// Resets the control for an integration from `x0` to `x_end`: `posneg = sign(x_end − x0)`,
+    /// `hmax = |hmax|` or `|x_end − x0|` by default, `facold = 1e-4`, no step taken.
+    pub fn begin(&mut self, x0: f64, x_end: f64) {
+        self.posneg = 1.0_f64.copysign(x_end - x0);
+        self.hmax = self.hmax_parameter.unwrap_or(x_end - x0).abs();
+        self.x_end = x_end;
+        self.facold = 1.0e-4;
+        self.reject = false;
+        self.last = false;
+        self.nstep = 0;
+        self.naccpt = 0;
+    }
+
+    /// The direction of integration, `±1`.
+    #[inline]
+    pub fn posneg(&self) -> f64 {
+        self.posneg
+    }
+
+    /// The maximal step size `|hmax|`.
+    #[inline]
+    pub fn hmax(&self) -> f64 {
+        self.hmax
+    }
+
+    /// The number of step attempts so far (Hairer's `NSTEP`).
+    #[inline]
+    pub fn attempts(&self) -> usize {
+        self.nstep
+    }
+
+    /// The number of accepted steps so far (Hairer's `NACCPT`).
+    #[inline]
+    pub fn accepted(&self) -> usize {
+        self.naccpt
+    }
+
+    /// Whether the current attempt is the last step (it ends at `x_end`).
+    #[inline]
+    pub fn is_last(&self) -> bool {
+        self.last
+    }
+
+    /// The tests before an attempt at `x` with step `h` (shortened to `x_end − x` if the step
+    /// would reach or nearly reach `x_end`); counts the attempt in `stats.steps`.
+    ///
+    /// # Errors
+    /// [`Error::MaxStepsExceeded`] after `max_steps + 1` attempts,
+    /// [`Error::StepSizeTooSmall`] if `0.1·|h| ≤ |x|·uround`.
+    pub fn before_attempt(&mut self, x: f64, h: &mut f64, stats: &mut Stats) -> Result<()> {
+        if self.nstep > self.max_steps {
+            return Err(Error::MaxStepsExceeded {
+                t: x,
+                steps: self.max_steps,
+            });
+        }
+        if 0.1 * h.abs() <= x.abs() * self.uround {
+            return Err(Error::StepSizeTooSmall { t: x, h: *h });
+        }
+        if (x + 1.01 * *h - self.x_end) * self.posneg > 0.0 {
+            *h = self.x_end - x;
+            self.last = true;
+        }
+        self.nstep += 1;
+        stats.steps += 1;
+        Ok(())
+    }
+
+    /// `(fac11, h_new)` for the scaled error `err` of a step of size `h`:
+    /// `fac11 = err^expo1`, `h_new = h / max(1/fac2, min(1/fac1, fac11/facold^β/safe))`.
+    #[inline]
+    pub fn propose(&self, err: f64, h: f64) -> (f64, f64) {
+        let fac11 = err.powf(self.expo1);
+        let fac = fac11 / self.facold.powf(self.beta);
+        let fac = self.facc2.max(self.facc1.min(fac / self.safe));
+        (fac11, h / fac)
+    }
+
+    /// Records an accepted step with error `err` (`facold = max(err, 1e-4)`), counts it in
+    /// `stats.accepted` and returns the number of accepted steps.
+    #[inline]
+    pub fn accept(&mut self, err: f64, stats: &mut Stats) -> usize {
+        self.facold = err.max(1.0e-4);
+        self.naccpt += 1;
+        stats.accepted += 1;
+        self.naccpt
+    }
+
+    /// The step size after an accepted step that was not the last one:
+    /// `|h_new| ≤ hmax`, and `|h_new| ≤ |h|` if the previous attempt was rejected.
+    #[inline]
+    pub fn after_accept(&mut self, h_new: f64, h: f64) -> f64 {
+        let mut h_new = h_new;
+        if h_new.abs() > self.hmax {
+            h_new = self.posneg * self.hmax;
+        }
+        if self.reject {
+            h_new = self.posneg * h_new.abs().min(h.abs());
+        }
+        self.reject = false;
+        h_new
+    }
+
+    /// The step size after a rejected step: `h / min(1/fac1, fac11/safe)`; counts the
+    /// rejection in `stats.rejected` unless no step has been accepted yet (as Hairer does),
+    /// and clears the last-step mark.
+    #[inline]
+    pub fn reject(&mut self, fac11: f64, h: f64, stats: &mut Stats) -> f64 {
+        self.reject = true;
+        if self.naccpt >= 1 {
+            stats.rejected += 1;
+        }
+        self.last = false;
+        h / self.facc1.min(fac11 / self.safe)
     }
 }

@@ -3,7 +3,7 @@
 //! [`Dop853`] reproduces Hairer & Wanner's Fortran `dop853.f` step for step and evaluation for
 //! evaluation: the twelve stages of [`crate::tableau::registry::DOP853`] in the order of
 //! operations of the Fortran, the FSAL evaluation, the two error estimators of order 5 and 3,
-//! the step-size control ([`super::hairer::StepSizeControl`]), the initial step
+//! the step-size control ([`super::Controller`]), the initial step
 //! ([`super::hairer::initial_step`], order 8), the stiffness test, and the dense output of
 //! order 7 with three extra stages (`CONTD8`). `tests/hairer_dopri.rs` checks the counts and
 //! final values against the Fortran code.
@@ -153,7 +153,7 @@ impl Coefficients {
 /// ```
 ///
 /// (HNW I, §II.10, eq. (10.17)), accepts it if `err ≤ 1` and then evaluates
-/// `k₁₃ = F(t₀ + h, y₁)`, the next step's `k₁`. The step size follows [`StepSizeControl`](super::hairer::StepSizeControl) with
+/// `k₁₃ = F(t₀ + h, y₁)`, the next step's `k₁`. The step size follows [`Controller`](super::Controller) with
 /// `expo1 = 1/8 − 0.2β`. The stiffness test estimates `hλ = |h| ‖k₁₃ − k₁₂‖/‖y₁ − Y₁₂‖` (`Y₁₂`
 /// the argument of stage 12) with border [`DOP853_STIFFNESS_BORDER`].
 ///

@@ -3,7 +3,7 @@
 //! [`Dopri5`] reproduces Hairer & Wanner's Fortran `dopri5.f` step for step and evaluation for
 //! evaluation: the same stages in the same order of operations (coefficients from
 //! [`crate::tableau::registry::DOPRI5`]), the same error norm, step-size control
-//! ([`super::hairer::StepSizeControl`]), initial step ([`super::hairer::initial_step`]),
+//! ([`super::Controller`]), initial step ([`super::hairer::initial_step`]),
 //! stiffness test and dense output (`CONTD5`). `tests/hairer_dopri.rs` checks the counts and
 //! final values against the Fortran code for the Arenstorf orbit and Van der Pol's equation.
 //!
@@ -129,7 +129,7 @@ where
 /// ```
 ///
 /// with `e = b − b̂` ([`DOPRI5_E`]), and accepts it if `err ≤ 1`; the step size follows
-/// [`StepSizeControl`](super::hairer::StepSizeControl) with `expo1 = 0.2 − 0.75β`. Every `every`-th accepted step the
+/// [`Controller`](super::Controller) with `expo1 = 0.2 − 0.75β`. Every `every`-th accepted step the
 /// stiffness test estimates `hλ = h ‖k₇ − k₆‖/‖y₁ − y₆‖` (stage 6 and the FSAL stage are both at
 /// `t₀ + h`) with border [`DOPRI5_STIFFNESS_BORDER`].
 ///

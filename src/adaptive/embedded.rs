@@ -2,8 +2,9 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
+use super::controller::Controller;
 use super::controller::ControllerParameters;
-use super::hairer::{StepSizeControl, initial_step};
+use super::hairer::initial_step;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -19,7 +20,7 @@ use crate::tableau::ButcherTableau;
 ///   `h_new = h/fac`; accepted when `err ≤ 1`, then `facold = max(err, 1e-4)`;
 ///   after a rejection the next step may not grow;
 /// - the first step by Hairer's HINIT of order `q + 1`; FSAL when the tableau says so; the
-///   control is [`super::hairer::StepSizeControl`], shared with DOPRI5 and DOP853;
+///   control is [`super::Controller`], shared with DOPRI5 and DOP853;
 /// - dense output from the tableau's continuous weights, or the cubic Hermite interpolant of
 ///   `(y₀, f₀, y₁, f₁)` (one extra evaluation when the pair is not FSAL).
 ///
@@ -51,7 +52,7 @@ where
     f_old: OVector<f64, D>,
     x_old: f64,
     h: f64,
-    control: StepSizeControl,
+    control: Controller,
     hermite_end: Option<OVector<f64, D>>,
 }
 
@@ -109,7 +110,7 @@ where
             f_old: OVector::<f64, D>::zeros(),
             x_old: 0.0,
             h: 0.0,
-            control: StepSizeControl::new(
+            control: Controller::new(
                 &parameters,
                 1.0 / (q.min(tableau.order) as f64 + 1.0) - 0.75 * parameters.beta,
             ),

@@ -26,8 +26,8 @@ mod run_state;
 pub mod tolerance;
 pub mod vector;
 
-pub use controlled::{ControlledSolution, ControlledState, integrate_controlled};
-pub use controller::{ControllerParameters, StiffnessCheck};
+pub use controlled::{Controlled, ControlledState};
+pub use controller::{Controller, ControllerParameters, StiffnessCheck};
 pub use dense::DenseSegment;
 pub use dop853::Dop853;
 pub use dopri5::Dopri5;

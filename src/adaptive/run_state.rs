@@ -3,8 +3,9 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
+use super::controller::Controller;
 use super::controller::ControllerParameters;
-use super::hairer::{StepSizeControl, StiffnessDetector, begin_integration, not_started};
+use super::hairer::{StiffnessDetector, begin_integration, not_started};
 use super::tolerance::Tolerances;
 use super::{StepReport, System};
 use crate::engine::Stats;
@@ -21,7 +22,7 @@ where
 {
     pub(crate) tolerances: Tolerances,
     pub(crate) parameters: ControllerParameters,
-    pub(crate) control: StepSizeControl,
+    pub(crate) control: Controller,
     pub(crate) stiffness: StiffnessDetector,
     pub(crate) started: bool,
     pub(crate) finished: bool,
@@ -60,7 +61,7 @@ where
         tolerances.check_dimension(D::dim())?;
         let zero = OVector::<f64, D>::zeros();
         Ok(Self {
-            control: StepSizeControl::new(&parameters, expo1),
+            control: Controller::new(&parameters, expo1),
             stiffness: StiffnessDetector::new(&parameters, stiffness_border),
             tolerances,
             parameters,
