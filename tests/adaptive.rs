@@ -366,7 +366,7 @@ fn crouch_grossman_pair_under_step_size_control_on_the_group() {
         let mut cg23 = Controlled::new(
             CommutatorFree::<So3>::crouch_grossman(&CG23).unwrap(),
             t,
-            params.clone(),
+            params,
         );
         let span = Span::new(0.0, 2.0).unwrap();
         let sol = integrate(
