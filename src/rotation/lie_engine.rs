@@ -126,7 +126,8 @@ impl<M> StepperInfo for LieEngine<M> {
 impl<T, M> Stepper<T> for LieEngine<M>
 where
     T: TorqueField,
-    M: for<'a, 'b> Step<BodyLieOde<'a, CountedTorque<'b, T>>, State = BodyState, Scalar = f64>,
+    M: for<'a, 'b> Step<BodyLieOde<'a, CountedTorque<'b, T>>, State = BodyState, Scalar = f64>
+        + for<'a> Step<BodyLieOde<'a, T>, State = BodyState, Scalar = f64>,
 {
     type State = RotationalState;
     type Segment = NoDenseOutput<RotationalState>;
