@@ -17,8 +17,8 @@
 //! ```
 
 pub use crate::adaptive::{
-    ControllerParameters, Dop853, Dopri5, LieStepper, Odex, OdexParameters, Tolerances,
-    VectorStepper,
+    Controlled, Controller, ControllerParameters, Dop853, Dopri5, EmbeddedRk, LieStepper, Odex,
+    OdexParameters, Tolerances, VectorStepper,
 };
 pub use crate::body::RigidBody;
 pub use crate::engine::{
@@ -34,6 +34,10 @@ pub use crate::lie::se3::Se3;
 pub use crate::lie::so3::{So3, So3Algebra};
 pub use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 pub use crate::lie::{LieAlgebra, LieGroup, Side, Truncation};
+pub use crate::momentum::{KryslMethod, MomentumIntegrator, SpatialTorque};
 pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
+pub use crate::rotation::{
+    CatalogueStepper, RotationalMethod, RotationalState, TorqueField, catalogue,
+};
 pub use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 pub use crate::tableau::ButcherTableau;
