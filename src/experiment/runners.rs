@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::integrate::{Options, Record, Solution, integrate};
 use crate::lie::{AlgebraDim, LieGroup};
 use crate::ode::{LieOde, VectorOde};
-use crate::stepper::Span;
+use crate::stepper::{Span, Stepper};
 
 /// How a fixed-step runner turns a step size `h` into a number of steps `n` over the span
 /// `L = |t_end − t0|`.
@@ -332,13 +332,13 @@ impl<F, P, const N: usize> Adaptive<F, P, SVector<f64, N>> {
             dense,
         } = self;
         Runner::new(name, move |tol| {
-            let mut stepper = VectorStepper::new(make(tol)?);
-            let sol = integrate(
-                &mut stepper,
-                &mut problem.clone(),
+            let sol = adaptive_run(
+                VectorStepper::new(make(tol)?),
+                &problem,
                 &y0,
-                &Span::new(t0, t_end)?,
-                options(dense),
+                t0,
+                t_end,
+                dense,
             )?;
             let e = error(&sol)?;
             Ok(RunOutcome::new(
@@ -392,14 +392,7 @@ where
             dense,
         } = self;
         Runner::new(name, move |tol| {
-            let mut stepper = LieStepper::new(make(tol)?);
-            let sol = integrate(
-                &mut stepper,
-                &mut problem.clone(),
-                &y0,
-                &Span::new(t0, t_end)?,
-                options(dense),
-            )?;
+            let sol = adaptive_run(LieStepper::new(make(tol)?), &problem, &y0, t0, t_end, dense)?;
             let e = error(&sol)?;
             Ok(RunOutcome::new(
                 e,
@@ -410,8 +403,26 @@ where
     }
 }
 
-/// Every step stored, with dense output if `dense`.
-fn options<'a, S>(dense: bool) -> Options<'a, S> {
-    let options = Options::default();
-    if dense { options.dense() } else { options }
+/// One adaptive run of `stepper` on a clone of `problem` from `(t0, y0)` to `t_end`, every step
+/// stored, with dense output if `dense`.
+fn adaptive_run<P: Clone, M: Stepper<P>>(
+    mut stepper: M,
+    problem: &P,
+    y0: &M::State,
+    t0: f64,
+    t_end: f64,
+    dense: bool,
+) -> Result<Solution<M::State, M::Segment>> {
+    let options = if dense {
+        Options::default().dense()
+    } else {
+        Options::default()
+    };
+    integrate(
+        &mut stepper,
+        &mut problem.clone(),
+        y0,
+        &Span::new(t0, t_end)?,
+        options,
+    )
 }
