@@ -53,6 +53,7 @@ pub mod fincham;
 pub mod johnson;
 pub mod lie_engine;
 pub mod mercurydpm;
+pub mod observers;
 pub mod omelyan;
 pub mod reference;
 pub mod rk4;
