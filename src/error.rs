@@ -147,3 +147,13 @@ pub enum Error {
 
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// [`Error::NonFinite`] naming `name` unless `value` is finite: the first check of every
+/// real-valued input, before its range is checked.
+pub(crate) fn check_finite(name: &'static str, value: f64) -> Result<()> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::NonFinite { name })
+    }
+}

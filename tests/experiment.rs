@@ -15,11 +15,12 @@ use lieode::lie::so3::So3;
 use lieode::problems::{SphereProblem, TorquedRigidBody, VectorTestProblem};
 use lieode::tableau::registry::{KUTTA3, RK4};
 
-/// The name of the parameter an `InvalidParameter` error names (panics on another variant).
+/// The name of the parameter an `InvalidParameter` error (a finite value out of range) or a
+/// `NonFinite` error (NaN or an infinity) names (panics on another variant).
 fn named(err: Error) -> &'static str {
     match err {
-        Error::InvalidParameter { name, .. } => name,
-        other => panic!("expected InvalidParameter, got {other}"),
+        Error::InvalidParameter { name, .. } | Error::NonFinite { name } => name,
+        other => panic!("expected InvalidParameter or NonFinite, got {other}"),
     }
 }
 

@@ -77,17 +77,19 @@ impl RigidBody {
     /// with the principal moments in ascending order.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming `tensor` if it is not finite and symmetric (to 1e-12
-    /// relative); those of [`RigidBody::new`] for its eigenvalues.
+    /// [`Error::NonFinite`] naming `tensor` if it is not finite; [`Error::InvalidParameter`]
+    /// naming `tensor` if it is not symmetric (to 1e-12 relative); those of [`RigidBody::new`]
+    /// for its eigenvalues.
     pub fn from_tensor(tensor: &Matrix3<f64>) -> Result<(Self, Quaternion<f64>)> {
+        if !tensor.iter().all(|x| x.is_finite()) {
+            return Err(Error::NonFinite { name: "tensor" });
+        }
         let scale = tensor.norm();
-        if !tensor.iter().all(|x| x.is_finite())
-            || (tensor - tensor.transpose()).norm() > 1e-12 * scale
-        {
+        if (tensor - tensor.transpose()).norm() > 1e-12 * scale {
             return Err(Error::InvalidParameter {
                 name: "tensor",
                 value: format!("{tensor:?}"),
-                expected: "a finite symmetric matrix".into(),
+                expected: "a symmetric matrix".into(),
             });
         }
         let eigen = SymmetricEigen::new(0.5 * (tensor + tensor.transpose()));

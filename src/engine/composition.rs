@@ -77,13 +77,7 @@ impl<A, B, T: Real> Composition<A, B, T> {
         B: Method,
     {
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !v.is_finite() {
-                return Err(Error::InvalidParameter {
-                    name,
-                    value: format!("{v:e}"),
-                    expected: "a finite step fraction".into(),
-                });
-            }
+            crate::error::check_finite(name, v)?;
         }
         let order = first.order().min(second.order());
         let name = format!("{}({alpha}h) then {}({beta}h)", first.name(), second.name());
@@ -330,6 +324,7 @@ impl<S> Adjoint<S> {
     /// # Errors
     /// [`Error::InvalidParameter`] for a non-positive or non-finite tolerance or a zero limit.
     pub fn with_iteration(mut self, tolerance: f64, max_iterations: usize) -> Result<Self> {
+        crate::error::check_finite("tolerance", tolerance)?;
         if !(tolerance > 0.0 && tolerance.is_finite()) {
             return Err(Error::InvalidParameter {
                 name: "tolerance",

@@ -121,19 +121,6 @@ impl<P: ?Sized, E: Step<P> + ?Sized> Step<P> for &mut E {
 /// Checks that the step size and the time are finite.
 pub(crate) fn check_step_input<T: Real>(t: T, h: T) -> Result<()> {
     use crate::lie::to_f64;
-    if !t.is_finite() {
-        return Err(crate::Error::InvalidParameter {
-            name: "t",
-            value: format!("{:e}", to_f64(t)),
-            expected: "a finite time".into(),
-        });
-    }
-    if !h.is_finite() {
-        return Err(crate::Error::InvalidParameter {
-            name: "h",
-            value: format!("{:e}", to_f64(h)),
-            expected: "a finite step size".into(),
-        });
-    }
-    Ok(())
+    crate::error::check_finite("t", to_f64(t))?;
+    crate::error::check_finite("h", to_f64(h))
 }

@@ -36,6 +36,7 @@ impl NonlinearOptions {
     /// [`Error::InvalidParameter`] naming `tolerance` (must be finite and > 0) or
     /// `max_iterations` (must be ≥ 1).
     pub fn validate(&self) -> Result<()> {
+        crate::error::check_finite("tolerance", self.tolerance)?;
         if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
             return Err(Error::InvalidParameter {
                 name: "tolerance",

@@ -63,6 +63,7 @@ fn prepare(steps: &[f64], errors: &[f64], target: f64) -> Result<(Vec<LogPoint>,
             });
         }
     }
+    crate::error::check_finite("target", target)?;
     if !(target.is_finite() && target > 0.0) {
         return Err(Error::InvalidParameter {
             name: "target",

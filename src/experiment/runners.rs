@@ -57,6 +57,7 @@ fn step_plan(count: StepCount, t0: f64, t_end: f64, h: f64) -> Result<(usize, f6
             expected: "finite times t0 ≠ t_end".into(),
         });
     }
+    crate::error::check_finite("h", h)?;
     if !(h.is_finite() && h > 0.0) {
         return Err(Error::InvalidParameter {
             name: "h",

@@ -90,6 +90,7 @@ impl TimingOptions {
                 expected: "a positive budget in seconds (inf for none)".into(),
             });
         }
+        crate::error::check_finite("tolerance", self.tolerance)?;
         if !(self.tolerance.is_finite() && self.tolerance >= 0.0) {
             return Err(Error::InvalidParameter {
                 name: "tolerance",

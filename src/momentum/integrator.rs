@@ -575,16 +575,8 @@ fn validate(t: f64, y: &MomentumState, h: f64) -> Result<()> {
     if !y.is_finite() {
         return Err(Error::NonFinite { name: "state" });
     }
-    for (name, v) in [("t", t), ("h", h)] {
-        if !v.is_finite() {
-            return Err(Error::InvalidParameter {
-                name,
-                value: format!("{v:e}"),
-                expected: "a finite value".into(),
-            });
-        }
-    }
-    Ok(())
+    crate::error::check_finite("t", t)?;
+    crate::error::check_finite("h", h)
 }
 
 /// A step of a Munthe-Kaas engine or composition on one of the forms.

@@ -480,6 +480,7 @@ fn integrate_reference(
     t_end: f64,
     tolerance: f64,
 ) -> Result<QuaternionReference> {
+    crate::error::check_finite("t_end", t_end)?;
     if !(t_end.is_finite() && t_end > 0.0) {
         return Err(Error::InvalidParameter {
             name: "t_end",

@@ -44,6 +44,7 @@ pub fn reference_solution<T: TorqueField>(
     start: &RotationalState,
     t_end: f64,
 ) -> Result<RotationalState> {
+    crate::error::check_finite("t_end", t_end)?;
     if !t_end.is_finite() {
         return Err(Error::InvalidParameter {
             name: "t_end",

@@ -424,6 +424,7 @@ pub fn check_start(state: &RotationalState, dt: f64) -> Result<()> {
 /// # Errors
 /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive.
 pub fn check_step_size(dt: f64) -> Result<()> {
+    crate::error::check_finite("dt", dt)?;
     if dt.is_finite() && dt > 0.0 {
         Ok(())
     } else {
