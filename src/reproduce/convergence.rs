@@ -92,15 +92,14 @@ pub fn convergence_demo() -> Result<Report> {
         &[1, 2, 3, 4, 5],
     )?;
     let files = figure.save(&dir, "convergence")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "error at t = 2 against the step size for RKMK with Euler, Heun, Kutta3, RK4 and DOPRI5's \
          5th-order weights; legend: least-squares orders over the whole grid (DOPRI5's \
          error-optimised weights leave 6th-order terms dominant until h ≈ 0.02, so its slope \
          reads above 5); dashed: slopes 1–5 (PNG)",
+        "the figure's points (series, h, error)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "the figure's points (series, h, error)");
 
     let errors = dir.join("errors.csv");
     experiment.to_table()?.write(&errors)?;

@@ -957,12 +957,11 @@ fn write_convergence(
             .with_x_label("time step Δt")
             .with_y_label(format!("{label} at t = {}", study.problem.t_end()));
             let files = fig.save(dir, &format!("fig{}_{name}_{suffix}", figure + 1))?;
-            report.add(
-                &files.png,
+            report.add_figure(
+                &files,
                 &format!("{label} against Δt, {title}, measured orders in the legend (PNG)"),
+                "its points (series, dt, error)",
             );
-            report.add(&files.svg, "the same figure as SVG");
-            report.add(&files.csv, "its points (series, dt, error)");
         }
     }
     Ok(())
@@ -1035,13 +1034,9 @@ fn write_hamiltonian(
             Scale::Linear,
         )?;
         let files = fig.save(dir, stem)?;
-        report.add(
-            &files.png,
+        report.add_figure(
+            &files,
             &format!("normalised Hamiltonian error against t, {what}, {span} (PNG)"),
-        );
-        report.add(&files.svg, "the same figure as SVG");
-        report.add(
-            &files.csv,
             &format!("its points (series, t, h_rel), every {HAMILTONIAN_SAMPLE_TIME} time units"),
         );
     }
@@ -1084,12 +1079,11 @@ fn write_work_precision(
     )?
     .with_x_label("CPU time per run [s]");
     let files = fig.save(dir, "fig_work_precision")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "work–precision on the free body: error against CPU time per run (PNG)",
+        "its points (series, cpu seconds, error)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, cpu seconds, error)");
 
     summary.push_str(
         "\nWork–precision, free body t = 100 (max of the two errors): CPU time [s] at error\n",

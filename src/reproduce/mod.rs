@@ -83,6 +83,15 @@ impl Report {
             description: description.to_string(),
         });
     }
+
+    /// Lists the three files of a saved figure: the PNG (`png`, the figure's description),
+    /// the SVG (the same figure) and the CSV of its points (`csv`).
+    #[cfg(feature = "plot")]
+    pub fn add_figure(&mut self, files: &crate::plot::FigureFiles, png: &str, csv: &str) {
+        self.add(&files.png, png);
+        self.add(&files.svg, "the same figure as SVG");
+        self.add(&files.csv, csv);
+    }
 }
 
 /// The Markdown index of the reports: a section per reproduction listing its files.

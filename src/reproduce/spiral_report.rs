@@ -129,9 +129,11 @@ fn write_errors_against_dt(
                 Figure::with_curve,
             );
             let files = figure.save(dir, &format!("{stem}_{suffix}"))?;
-            report.add(&files.png, &format!("{label} against Δt, {what} (PNG)"));
-            report.add(&files.svg, "the same figure as SVG");
-            report.add(&files.csv, "its points (series, dt, error)");
+            report.add_figure(
+                &files,
+                &format!("{label} against Δt, {what} (PNG)"),
+                "its points (series, dt, error)",
+            );
         }
     }
 
@@ -237,12 +239,11 @@ fn write_errors_along_time(dir: &Path, report: &mut Report) -> Result<()> {
             Scale::Log,
         )?;
         let files = figure.save(dir, stem)?;
-        report.add(
-            &files.png,
+        report.add_figure(
+            &files,
             &format!("{label} against time, Δt = 1e-5 (PNG)"),
+            "its points (series, t, error)",
         );
-        report.add(&files.svg, "the same figure as SVG");
-        report.add(&files.csv, "its points (series, t, error)");
     }
 
     Ok(())
@@ -352,12 +353,11 @@ fn write_step_cost(
     )?
     .with_reference_line(1.0, "Direct Euler");
     let files = figure.save(dir, "fig4_step_cost")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "cost per step relative to Direct Euler, with and without normalisation (PNG)",
+        "its bars (series, method, relative cost)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its bars (series, method, relative cost)");
 
     Ok(())
 }
@@ -434,12 +434,11 @@ fn write_speedup(
     )?
     .with_reference_line(1.0, "Direct Euler");
     let files = figure.save(dir, "fig5_speedup")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "speed-up over Direct Euler for the four targets (PNG)",
+        "its bars (series = target, method, speed-up)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its bars (series = target, method, speed-up)");
     summary.push_str("\nSpeed-up over Direct Euler at target 1e-3 / 1e-5:\n");
     for name in &with_all {
         let at = |target: f64| {
@@ -527,12 +526,7 @@ fn write_lifted_dop853(
         &work_curves,
     )?;
     let files = figure.save(dir, "work_precision")?;
-    report.add(
-        &files.png,
-        "averaged error against torque evaluations: fixed-step methods of the catalogue (dt ≥ 1e-6) \
-         and the Lie-lifted DOP853 (PNG)",
-    );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, evaluations, error)");
+    report.add_figure(&files, "averaged error against torque evaluations: fixed-step methods of the catalogue (dt ≥ 1e-6) \
+         and the Lie-lifted DOP853 (PNG)", "its points (series, evaluations, error)");
     Ok(())
 }

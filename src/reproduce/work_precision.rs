@@ -234,23 +234,21 @@ pub fn work_precision_demo() -> Result<Report> {
         &curves(&both, Abscissa::Evaluations),
     )?;
     let files = by_evaluations.save(&dir, "error_vs_evaluations")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "error at t = 2 against right-hand-side evaluations: RKMK4, RKMK5 and CF4 with fixed \
          steps, DOPRI5, DOP853 and ODEX lifted to the group with step-size control (PNG)",
+        "its points (series, evaluations, error)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, evaluations, error)");
 
     let by_time =
         work_precision_figure(title, WorkAxis::WallTime, &curves(&both, Abscissa::Seconds))?;
     let files = by_time.save(&dir, "error_vs_wall_time")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "the same runs against the median wall time of one run (this machine, release build)",
+        "its points (series, seconds, error)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, seconds, error)");
 
     let trajectories = adaptive_trajectories()?;
     let title =
@@ -261,12 +259,11 @@ pub fn work_precision_demo() -> Result<Report> {
         .collect();
     let figure = time_figure(&title, "accepted step size h", &steps, Scale::Log)?;
     let files = figure.save(&dir, "step_size_vs_t")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "the accepted step sizes of DOPRI5, DOP853 and ODEX against time at tol 1e-8 (PNG)",
+        "its points (series, t, h)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, t, h)");
     // An error of exactly zero has no place on a log axis (it can happen on the first step).
     let errors: Vec<Curve> = trajectories
         .iter()
@@ -288,12 +285,11 @@ pub fn work_precision_demo() -> Result<Report> {
         Scale::Log,
     )?;
     let files = figure.save(&dir, "error_vs_t")?;
-    report.add(
-        &files.png,
+    report.add_figure(
+        &files,
         "the global error of the same runs at every accepted step (PNG)",
+        "its points (series, t, error)",
     );
-    report.add(&files.svg, "the same figure as SVG");
-    report.add(&files.csv, "its points (series, t, error)");
 
     let path = dir.join("fixed_step.csv");
     fixed.to_table()?.write(&path)?;
