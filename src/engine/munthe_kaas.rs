@@ -3,10 +3,15 @@
 use super::coefficients::Coefficients;
 use super::{LieOde, Method, Stats, Step, Stepped, check_step_input};
 use crate::error::{Error, Result};
+use std::marker::PhantomData;
+
+use crate::lie::coordinates::{Chart, ExponentialMap};
 use crate::lie::{LieAlgebra, LieGroup, Side, Truncation, real, to_f64};
 use crate::tableau::ButcherTableau;
 
-/// The Runge–Kutta–Munthe-Kaas method of an explicit tableau.
+/// The Runge–Kutta–Munthe-Kaas method of an explicit tableau, in the coordinates of the chart
+/// `C` (the exponential by default; [`MuntheKaas::with_coordinates`] chooses another, such as
+/// the Cayley map).
 ///
 /// Each step works in local coordinates at its start, `y = exp(θ)·y_n` ([`Side::Left`]) or
 /// `y = y_n·exp(θ)` ([`Side::Right`]), where the ODE becomes the vector ODE
@@ -41,10 +46,11 @@ use crate::tableau::ButcherTableau;
 /// assert!(out.state.distance(&exact).unwrap() < 1e-15);
 /// ```
 #[derive(Debug, Clone)]
-pub struct MuntheKaas<G: LieGroup> {
+pub struct MuntheKaas<G: LieGroup, C = ExponentialMap> {
     coefficients: Coefficients<G::Scalar>,
     truncation: Truncation,
     k: Vec<G::Algebra>,
+    chart: PhantomData<C>,
 }
 
 impl<G: LieGroup> MuntheKaas<G> {
@@ -62,10 +68,44 @@ impl<G: LieGroup> MuntheKaas<G> {
             coefficients,
             truncation,
             k,
+            chart: PhantomData,
         })
     }
+}
 
-    /// The same method with another evaluation of `dexp⁻¹`.
+impl<G: LieGroup, C> MuntheKaas<G, C> {
+    /// The same method in the coordinates of another chart `C2` ([`Chart`]): for instance
+    /// [`CayleyMap`](crate::lie::coordinates::CayleyMap), `y = cay(θ)·y_n` with the exact
+    /// `dcay⁻¹` — a rational map, cheaper than the exponential, that keeps the tableau's order.
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::engine::{LieOdeFn, MuntheKaas, Stats, Step};
+    /// use lieode::lie::coordinates::CayleyMap;
+    /// use lieode::lie::{LieGroup, so3::{So3, So3Algebra}};
+    /// use lieode::tableau::registry::RK4;
+    /// use nalgebra::Vector3;
+    /// let omega = Vector3::new(0.1, 0.2, 0.3);
+    /// let mut ode = LieOdeFn::right(move |_t: f64, _r: &So3| So3Algebra::new(omega));
+    /// let mut cayley = MuntheKaas::<So3>::new(&RK4)?.with_coordinates::<CayleyMap>();
+    /// let out = cayley.step(&mut ode, 0.0, &So3::identity(), 0.1, &mut Stats::default())?;
+    /// let exact = So3::exp(&So3Algebra::new(omega * 0.1));
+    /// // Fourth order: the local error is O(h⁵), not zero as with the exponential chart.
+    /// let error = out.state.distance(&exact)?;
+    /// assert!(error > 1e-14 && error < 1e-8);
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn with_coordinates<C2: Chart<G>>(self) -> MuntheKaas<G, C2> {
+        MuntheKaas {
+            coefficients: self.coefficients,
+            truncation: self.truncation,
+            k: self.k,
+            chart: PhantomData,
+        }
+    }
+
+    /// The same method with another evaluation of `dexp⁻¹` (the exponential chart's series;
+    /// other charts evaluate their exact differential).
     pub fn with_truncation(mut self, truncation: Truncation) -> Self {
         self.truncation = truncation;
         self
@@ -108,7 +148,7 @@ pub(crate) fn state_checked<G: LieGroup>(y: G, t: G::Scalar) -> Result<G> {
     }
 }
 
-impl<G: LieGroup, P: LieOde<G> + ?Sized> Step<P> for MuntheKaas<G> {
+impl<G: LieGroup, C: Chart<G>, P: LieOde<G> + ?Sized> Step<P> for MuntheKaas<G, C> {
     type State = G;
     type Scalar = G::Scalar;
     type ErrorEstimate = G::Algebra;
@@ -137,9 +177,9 @@ impl<G: LieGroup, P: LieOde<G> + ?Sized> Step<P> for MuntheKaas<G> {
                         theta = theta.axpy(h * aij, &self.k[j]);
                     }
                 }
-                let yi = y.exp_update(side, &theta);
+                let yi = C::update(side, y, &theta);
                 let xi = generator_checked(problem, ti, &yi, stats)?;
-                G::dexp_inv_on(side, &theta, &xi, self.truncation)
+                C::local_field(side, &theta, &xi, self.truncation)
             };
         }
         let mut theta = G::Algebra::zero();
@@ -148,7 +188,7 @@ impl<G: LieGroup, P: LieOde<G> + ?Sized> Step<P> for MuntheKaas<G> {
                 theta = theta.axpy(h * co.b[i], &self.k[i]);
             }
         }
-        let y1 = state_checked(y.exp_update(side, &theta), t + h)?;
+        let y1 = state_checked(C::update(side, y, &theta), t + h)?;
         let error = co.b_error.as_ref().map(|e| {
             let mut acc = G::Algebra::zero();
             for (ei, ki) in e.iter().zip(&self.k) {
@@ -162,7 +202,7 @@ impl<G: LieGroup, P: LieOde<G> + ?Sized> Step<P> for MuntheKaas<G> {
     }
 }
 
-impl<G: LieGroup> Method for MuntheKaas<G> {
+impl<G: LieGroup, C> Method for MuntheKaas<G, C> {
     fn order(&self) -> usize {
         self.coefficients.order
     }

@@ -24,8 +24,9 @@ use nalgebra::Matrix3;
 
 use super::matrix_functions::{cayley, cayley_inverse, dcay, dcay_inv, nan_matrix};
 use super::matrix_group::{MatrixKind, Orthogonal, SoN, SoNAlgebra};
+use super::product::{Product, ProductAlgebra};
 use super::so3::{So3, So3Algebra, hat, vee};
-use super::{LieGroup, Real, real};
+use super::{LieAlgebra, LieGroup, Real, Side, Truncation, real};
 use crate::error::{Error, Result};
 
 /// A coordinate map `φ: 𝔤 → G` with its inverse and left-trivialised differentials.
@@ -142,5 +143,143 @@ where
     }
     fn differential_inverse(xi: &SoNAlgebra<T, N>, w: &SoNAlgebra<T, N>) -> SoNAlgebra<T, N> {
         SoNAlgebra::project(&dcay_inv(xi.matrix(), w.matrix()))
+    }
+}
+
+/// The Cayley map on the translation group `ℝⁿ` is the translation itself: in the affine
+/// matrix form `A = [[0, v], [0, 0]]` has `A² = 0`, so `cay(A) = (I − A/2)⁻¹(I + A/2) = I + A`.
+/// Its differentials are the identity. (This lets the Cayley chart act factor by factor on
+/// products such as `SO(3) × ℝ³`.)
+impl<T: Real, const N: usize> CoordinateMap<super::rn::Rn<N, T>> for CayleyMap {
+    const NAME: &'static str = "Cayley";
+    fn map(xi: &super::rn::Rn<N, T>) -> super::rn::Rn<N, T> {
+        *xi
+    }
+    fn inverse(g: &super::rn::Rn<N, T>) -> Result<super::rn::Rn<N, T>> {
+        Ok(*g)
+    }
+    fn differential(_xi: &super::rn::Rn<N, T>, v: &super::rn::Rn<N, T>) -> super::rn::Rn<N, T> {
+        *v
+    }
+    fn differential_inverse(
+        _xi: &super::rn::Rn<N, T>,
+        w: &super::rn::Rn<N, T>,
+    ) -> super::rn::Rn<N, T> {
+        *w
+    }
+}
+
+/// The Cayley map of a direct product, factor by factor.
+impl<G1, G2> CoordinateMap<Product<G1, G2>> for CayleyMap
+where
+    Product<G1, G2>: LieGroup<Algebra = ProductAlgebra<G1::Algebra, G2::Algebra>>,
+    G1: LieGroup,
+    G2: LieGroup,
+    CayleyMap: CoordinateMap<G1> + CoordinateMap<G2>,
+{
+    const NAME: &'static str = "Cayley";
+    fn map(xi: &ProductAlgebra<G1::Algebra, G2::Algebra>) -> Product<G1, G2> {
+        Product(
+            <CayleyMap as CoordinateMap<G1>>::map(&xi.0),
+            <CayleyMap as CoordinateMap<G2>>::map(&xi.1),
+        )
+    }
+    fn inverse(g: &Product<G1, G2>) -> Result<ProductAlgebra<G1::Algebra, G2::Algebra>> {
+        Ok(ProductAlgebra(
+            <CayleyMap as CoordinateMap<G1>>::inverse(&g.0)?,
+            <CayleyMap as CoordinateMap<G2>>::inverse(&g.1)?,
+        ))
+    }
+    fn differential(
+        xi: &ProductAlgebra<G1::Algebra, G2::Algebra>,
+        v: &ProductAlgebra<G1::Algebra, G2::Algebra>,
+    ) -> ProductAlgebra<G1::Algebra, G2::Algebra> {
+        ProductAlgebra(
+            <CayleyMap as CoordinateMap<G1>>::differential(&xi.0, &v.0),
+            <CayleyMap as CoordinateMap<G2>>::differential(&xi.1, &v.1),
+        )
+    }
+    fn differential_inverse(
+        xi: &ProductAlgebra<G1::Algebra, G2::Algebra>,
+        w: &ProductAlgebra<G1::Algebra, G2::Algebra>,
+    ) -> ProductAlgebra<G1::Algebra, G2::Algebra> {
+        ProductAlgebra(
+            <CayleyMap as CoordinateMap<G1>>::differential_inverse(&xi.0, &w.0),
+            <CayleyMap as CoordinateMap<G2>>::differential_inverse(&xi.1, &w.1),
+        )
+    }
+}
+
+/// How a Munthe-Kaas engine moves between the group and its local coordinates at the start of a
+/// step: the update `y = φ(θ)·y_n` ([`Side::Left`]) or `y = y_n·φ(θ)` ([`Side::Right`]), and the
+/// local-coordinate vector field of `y' = ξ·y` (or `y·ξ`).
+///
+/// With the left-trivialised differential of [`CoordinateMap`], `y = φ(θ)·y_n` turns `y' = ξ y`
+/// into `θ' = dφ⁻¹_θ(ξ)`; `y = y_n·φ(θ)` turns `y' = y ξ` into `dφ_θ(θ') = Ad_{φ(θ)} ξ`, which
+/// for maps with `φ(−θ) = φ(θ)⁻¹` (the exponential and Cayley maps) is `θ' = dφ⁻¹_{−θ}(ξ)`.
+///
+/// # References
+/// A. Iserles, H. Munthe-Kaas, S. Nørsett, A. Zanna, *Lie-group methods*, Acta Numerica 9
+/// (2000), §5 (coordinates other than the exponential); Hairer–Lubich–Wanner §IV.8.3.
+pub trait Chart<G: LieGroup> {
+    /// The chart's name, for method names.
+    const NAME: &'static str;
+    /// `φ(θ)·y` or `y·φ(θ)`.
+    fn update(side: Side, y: &G, theta: &G::Algebra) -> G;
+    /// `dφ⁻¹_{±θ}(ξ)`, truncated as `truncation` says where the chart has a series (the
+    /// exponential); exact otherwise.
+    fn local_field(
+        side: Side,
+        theta: &G::Algebra,
+        xi: &G::Algebra,
+        truncation: Truncation,
+    ) -> G::Algebra;
+}
+
+/// The exponential chart: [`LieGroup::exp_update`] and [`LieGroup::dexp_inv_on`] (the
+/// Munthe-Kaas default).
+impl<G: LieGroup> Chart<G> for ExponentialMap {
+    const NAME: &'static str = "exponential";
+    #[inline]
+    fn update(side: Side, y: &G, theta: &G::Algebra) -> G {
+        y.exp_update(side, theta)
+    }
+    #[inline]
+    fn local_field(
+        side: Side,
+        theta: &G::Algebra,
+        xi: &G::Algebra,
+        truncation: Truncation,
+    ) -> G::Algebra {
+        G::dexp_inv_on(side, theta, xi, truncation)
+    }
+}
+
+/// The Cayley chart on every group with a Cayley map (SO(3), SO(n), ℝⁿ and their products):
+/// exact `dcay⁻¹` (a polynomial), no truncation.
+impl<G: LieGroup> Chart<G> for CayleyMap
+where
+    CayleyMap: CoordinateMap<G>,
+{
+    const NAME: &'static str = "Cayley";
+    #[inline]
+    fn update(side: Side, y: &G, theta: &G::Algebra) -> G {
+        let phi = <CayleyMap as CoordinateMap<G>>::map(theta);
+        match side {
+            Side::Left => phi.compose(y),
+            Side::Right => y.compose(&phi),
+        }
+    }
+    #[inline]
+    fn local_field(
+        side: Side,
+        theta: &G::Algebra,
+        xi: &G::Algebra,
+        _truncation: Truncation,
+    ) -> G::Algebra {
+        match side {
+            Side::Left => <CayleyMap as CoordinateMap<G>>::differential_inverse(theta, xi),
+            Side::Right => <CayleyMap as CoordinateMap<G>>::differential_inverse(&theta.neg(), xi),
+        }
     }
 }
