@@ -415,6 +415,24 @@ fn implicit_munthe_kaas_with_every_implicit_tableau() {
     finish();
 }
 
+/// The implicit engine in Cayley coordinates (Newton with dual-number Jacobians through the
+/// Cayley chart): every implicit tableau keeps its order.
+#[test]
+fn implicit_munthe_kaas_in_cayley_coordinates_keeps_the_order() {
+    use lieode::lie::coordinates::CayleyMap;
+    for t in IMPLICIT {
+        on_so3_problems!(
+            &format!("ImplicitMuntheKaas {} in Cayley coordinates", t.name),
+            || ImplicitMuntheKaas::<_, Newton>::new(t)
+                .unwrap()
+                .with_coordinates::<CayleyMap>(),
+            t.order as f64,
+            t.order,
+        );
+    }
+    finish();
+}
+
 #[test]
 fn crouch_grossman_and_commutator_free() {
     for t in [&CG3, &CG23, &CG4A] {

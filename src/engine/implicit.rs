@@ -10,6 +10,7 @@ use super::munthe_kaas::state_checked;
 use super::stage_solver::{FixedPoint, Newton, NonlinearOptions, StageSystem, output_weights};
 use super::{LieOde, Method, Stats, Step, Stepped, VectorOde, check_step_input};
 use crate::error::{Error, Result};
+use crate::lie::coordinates::{Chart, ExponentialMap};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Real, Side, Truncation, real, to_f64};
 use crate::tableau::ButcherTableau;
 
@@ -249,13 +250,14 @@ where
 /// - P. Krysl, *Dynamically equivalent implicit algorithms for the integration of rigid body
 ///   rotations* (2007), §3.6–3.7 (IMIDM as an implicit Munthe-Kaas step).
 #[derive(Debug, Clone)]
-pub struct ImplicitMuntheKaas<G: LieGroup, S = Newton> {
+pub struct ImplicitMuntheKaas<G: LieGroup, S = Newton, C = ExponentialMap> {
     coefficients: ImplicitCoefficients<G::Scalar>,
     truncation: Truncation,
     system: StageSystem<G::Scalar>,
     /// `θ = 0` in coordinates, where the simplified-Newton Jacobian is taken.
     origin: Vec<G::Scalar>,
     solver: PhantomData<S>,
+    chart: PhantomData<C>,
 }
 
 impl<G: LieGroup, S> ImplicitMuntheKaas<G, S> {
@@ -273,10 +275,27 @@ impl<G: LieGroup, S> ImplicitMuntheKaas<G, S> {
             system: StageSystem::new(&tableau.a, tableau.stages, d, NonlinearOptions::default()),
             origin: vec![real(0.0); d],
             solver: PhantomData,
+            chart: PhantomData,
         })
     }
+}
 
-    /// The same method with another evaluation of `dexp⁻¹`.
+impl<G: LieGroup, S, C> ImplicitMuntheKaas<G, S, C> {
+    /// The same method in the coordinates of another chart `C2` ([`Chart`]), e.g.
+    /// [`CayleyMap`](crate::lie::coordinates::CayleyMap): the implicit-midpoint tableau in
+    /// Cayley coordinates is the Cayley-map midpoint rule of Austin, Krishnaprasad and Wang.
+    pub fn with_coordinates<C2>(self) -> ImplicitMuntheKaas<G, S, C2> {
+        ImplicitMuntheKaas {
+            coefficients: self.coefficients,
+            truncation: self.truncation,
+            system: self.system,
+            origin: self.origin,
+            solver: PhantomData,
+            chart: PhantomData,
+        }
+    }
+
+    /// The same method with another evaluation of `dexp⁻¹` (the exponential chart's series).
     pub fn with_truncation(mut self, truncation: Truncation) -> Self {
         self.truncation = truncation;
         self
@@ -294,7 +313,7 @@ impl<G: LieGroup, S> ImplicitMuntheKaas<G, S> {
 }
 
 /// The local vector field `K(θ) = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y))` in coordinates.
-fn lie_stage<G, P>(
+fn lie_stage<G, C, P>(
     problem: &mut P,
     side: Side,
     truncation: Truncation,
@@ -305,12 +324,13 @@ fn lie_stage<G, P>(
 ) -> Result<()>
 where
     G: LieGroup,
+    C: Chart<G>,
     P: LieOde<G> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
     let theta =
         G::Algebra::from_coords(&OVector::<G::Scalar, AlgebraDim<G>>::from_column_slice(zi));
-    let yi = y.exp_update(side, &theta);
+    let yi = C::update(side, y, &theta);
     // The stage solver counts the evaluation.
     let xi = problem.generator(t, &yi);
     if !xi.is_finite() {
@@ -319,14 +339,14 @@ where
             t: to_f64(t),
         });
     }
-    let k = G::dexp_inv_on(side, &theta, &xi, truncation).to_coords();
+    let k = C::local_field(side, &theta, &xi, truncation).to_coords();
     ki.copy_from_slice(k.as_slice());
     Ok(())
 }
 
 /// `∂K/∂θ` at `θ = z` (row-major `d × d` into `block`) of the local vector field
 /// `K(θ) = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y))`, one dual-number evaluation per direction.
-fn lie_stage_jacobian<G, P>(
+fn lie_stage_jacobian<G, C, P>(
     problem: &mut P,
     side: Side,
     truncation: Truncation,
@@ -336,6 +356,7 @@ fn lie_stage_jacobian<G, P>(
     block: &mut [f64],
 ) where
     G: LieGroup<Scalar = f64>,
+    C: Chart<G::WithScalar<Dual64>>,
     P: LieOde<G::WithScalar<Dual64>> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
@@ -345,18 +366,17 @@ fn lie_stage_jacobian<G, P>(
             Dual64::new(z[r], if r == col { 1.0 } else { 0.0 })
         });
         let theta = <G::WithScalar<Dual64> as LieGroup>::Algebra::from_coords(&seed);
-        let yi = y_dual.exp_update(side, &theta);
+        let yi = C::update(side, y_dual, &theta);
         let xi = problem.generator(Dual64::from(t), &yi);
-        let k = <G::WithScalar<Dual64> as LieGroup>::dexp_inv_on(side, &theta, &xi, truncation)
-            .to_coords();
+        let k = C::local_field(side, &theta, &xi, truncation).to_coords();
         for r in 0..d {
             block[r * d + col] = k[r].eps;
         }
     }
 }
 
-fn finish_lie<G: LieGroup, S>(
-    engine: &ImplicitMuntheKaas<G, S>,
+fn finish_lie<G: LieGroup, S, C: Chart<G>>(
+    engine: &ImplicitMuntheKaas<G, S, C>,
     side: Side,
     y: &G,
     t: G::Scalar,
@@ -372,16 +392,17 @@ where
         h,
         theta.as_mut_slice(),
     );
-    let y1 = state_checked(y.exp_update(side, &G::Algebra::from_coords(&theta)), t + h)?;
+    let y1 = state_checked(C::update(side, y, &G::Algebra::from_coords(&theta)), t + h)?;
     Ok(Stepped {
         state: y1,
         error: None,
     })
 }
 
-impl<G, P> Step<P> for ImplicitMuntheKaas<G, FixedPoint>
+impl<G, C, P> Step<P> for ImplicitMuntheKaas<G, FixedPoint, C>
 where
     G: LieGroup,
+    C: Chart<G>,
     P: LieOde<G> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
@@ -405,14 +426,14 @@ where
             t,
             h,
             real(1.0),
-            |i, zi, ki| lie_stage(problem, side, truncation, t + c[i] * h, y, zi, ki),
+            |i, zi, ki| lie_stage::<G, C, P>(problem, side, truncation, t + c[i] * h, y, zi, ki),
             stats,
         )?;
         finish_lie(self, side, y, t, h)
     }
 }
 
-impl<G: LieGroup, S> Method for ImplicitMuntheKaas<G, S> {
+impl<G: LieGroup, S, C> Method for ImplicitMuntheKaas<G, S, C> {
     fn order(&self) -> usize {
         self.coefficients.order
     }
@@ -421,9 +442,10 @@ impl<G: LieGroup, S> Method for ImplicitMuntheKaas<G, S> {
     }
 }
 
-impl<G, P> Step<P> for ImplicitMuntheKaas<G, Newton>
+impl<G, C, P> Step<P> for ImplicitMuntheKaas<G, Newton, C>
 where
     G: LieGroup<Scalar = f64>,
+    C: Chart<G> + Chart<G::WithScalar<Dual64>>,
     P: LieOde<G> + LieOde<G::WithScalar<Dual64>> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
@@ -447,14 +469,14 @@ where
         let problem = std::cell::RefCell::new(problem);
         let stage = |i: usize, zi: &[f64], ki: &mut [f64]| {
             let p = &mut **problem.borrow_mut();
-            lie_stage::<G, P>(p, side, truncation, t + c[i] * h, y, zi, ki)
+            lie_stage::<G, C, P>(p, side, truncation, t + c[i] * h, y, zi, ki)
         };
         // J = ∂K/∂θ at θ = 0, one dual evaluation per algebra direction (kept from the previous
         // step when that one contracted fast with the same h).
         let origin = &self.origin;
         let start_jacobian = |block: &mut [f64]| {
             let p = &mut **problem.borrow_mut();
-            lie_stage_jacobian::<G, P>(p, side, truncation, t, &y_dual, origin, block);
+            lie_stage_jacobian::<G, C, P>(p, side, truncation, t, &y_dual, origin, block);
         };
         let simplified = self
             .system
@@ -468,7 +490,7 @@ where
                     .or_else(|_| {
                         let jacobian = |i: usize, zi: &[f64], block: &mut [f64]| {
                             let p = &mut **problem.borrow_mut();
-                            lie_stage_jacobian::<G, P>(
+                            lie_stage_jacobian::<G, C, P>(
                                 p,
                                 side,
                                 truncation,
