@@ -1621,3 +1621,45 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
         );
     }
 }
+
+/// AKW as an engine construction: the implicit-midpoint Munthe-Kaas method in Cayley
+/// coordinates with `dcay⁻¹ ≈ id` reproduces AKW's step on the free body to round-off, since
+/// both then move `Π` by the midpoint rule and `R` by `cay(h J⁻¹Π̄)`. Under a torque they part:
+/// AKW takes the trapezoidal torque `(T_n + T_{n+1})/2`, the engine the torque at the midpoint
+/// stage, so AKW stays a special step.
+#[test]
+fn akw_is_the_midpoint_cayley_engine_without_torque_only() {
+    use lieode::engine::{ImplicitMuntheKaas, Step};
+    use lieode::lie::Truncation;
+    use lieode::lie::coordinates::CayleyMap;
+    use lieode::momentum::BodyMomentumForm;
+    use lieode::tableau::registry::IMPLICIT_MIDPOINT;
+    let worst_difference = |problem: &KryslProblem| -> f64 {
+        let (body, torque) = (*problem.body(), problem.torque());
+        let mut akw =
+            MomentumIntegrator::krysl(KryslMethod::Akw, body, Solver::Newton).expect("AKW");
+        let mut engine = ImplicitMuntheKaas::<MomentumState>::new(&IMPLICIT_MIDPOINT)
+            .expect("the midpoint tableau")
+            .with_truncation(Truncation::Identity)
+            .with_coordinates::<CayleyMap>();
+        let mut form = BodyMomentumForm::new(body, &torque);
+        let h = 0.05;
+        let mut y = problem.initial_state();
+        let mut worst: f64 = 0.0;
+        for n in 0..200 {
+            let t = n as f64 * h;
+            let by_akw = akw.advance(&torque, t, &y, h).expect("an AKW step");
+            let by_engine = engine
+                .step(&mut form, t, &y, h, &mut Stats::default())
+                .expect("an engine step")
+                .state;
+            worst = worst.max(distance(&by_akw, &by_engine));
+            y = by_akw;
+        }
+        worst
+    };
+    let free = worst_difference(&KryslProblem::free_body().expect("the free body"));
+    assert!(free < 1e-15, "free body: {free:e}");
+    let top = worst_difference(&KryslProblem::slow_top().expect("the slow top"));
+    assert!(top > 1e-4, "slow top: {top:e}");
+}
