@@ -158,6 +158,13 @@ impl Table {
         let mut out = String::new();
         let header: Vec<Cell> = self.columns.iter().map(|c| Cell::text(c.clone())).collect();
         for row in std::iter::once(&header).chain(&self.rows) {
+            if let [Cell::Text(s)] = row.as_slice()
+                && s.is_empty()
+            {
+                // An empty line would be skipped on reading: quote the one empty field.
+                out.push_str("\"\"\n");
+                continue;
+            }
             for (j, cell) in row.iter().enumerate() {
                 if j > 0 {
                     out.push(',');
@@ -229,6 +236,7 @@ impl Table {
     /// [`Error::Io`] naming the path; those of [`Table::parse`].
     pub fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            operation: "read",
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
@@ -240,7 +248,8 @@ impl Table {
 type Field = (String, bool);
 
 /// Splits CSV text into records of fields (with the line each record starts on), honouring
-/// quotes; a final line break is optional and empty lines are skipped.
+/// quotes; lines end at LF, CRLF or CR, a final line break is optional and empty lines are
+/// skipped.
 fn split_records(text: &str) -> Result<Vec<(usize, Vec<Field>)>> {
     let mut records = Vec::new();
     let mut fields: Vec<Field> = Vec::new();
@@ -276,8 +285,11 @@ fn split_records(text: &str) -> Result<Vec<(usize, Vec<Field>)>> {
                 std::mem::take(&mut field),
                 std::mem::replace(&mut quoted, false),
             )),
-            '\r' => {}
-            '\n' => {
+            // A line ends at LF, CRLF or a lone CR (old Mac files).
+            '\r' | '\n' => {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
                 if !(fields.is_empty() && field.is_empty() && !quoted) {
                     fields.push((
                         std::mem::take(&mut field),

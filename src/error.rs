@@ -125,8 +125,10 @@ pub enum Error {
         t: f64,
     },
     /// Reading or writing a file failed.
-    #[error("cannot write `{path}`: {message}")]
+    #[error("cannot {operation} `{path}`: {message}")]
     Io {
+        /// What was attempted: `"read"`, `"write"` or `"create the folder"`.
+        operation: &'static str,
         /// The file or folder.
         path: String,
         /// The operating system's message.

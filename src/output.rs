@@ -32,7 +32,7 @@ pub fn output_dir(example: &str) -> Result<PathBuf> {
         });
     }
     let dir = output_root().join(example);
-    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, &e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| io_error("create the folder", &dir, &e))?;
     Ok(dir)
 }
 
@@ -41,11 +41,12 @@ pub fn output_dir(example: &str) -> Result<PathBuf> {
 /// # Errors
 /// [`Error::Io`] naming the path.
 pub fn write_file(path: &Path, contents: &str) -> Result<()> {
-    std::fs::write(path, contents).map_err(|e| io_error(path, &e))
+    std::fs::write(path, contents).map_err(|e| io_error("write", path, &e))
 }
 
-fn io_error(path: &Path, e: &std::io::Error) -> Error {
+fn io_error(operation: &'static str, path: &Path, e: &std::io::Error) -> Error {
     Error::Io {
+        operation,
         path: path.display().to_string(),
         message: e.to_string(),
     }

@@ -72,9 +72,9 @@ pub struct StepReport {
 /// | [`Span::stride`]`(t0, dt, n)` | fixed-step methods | `n` steps of size `dt` |
 /// | [`Span::open`]`(t0, dt)` | fixed-step methods driven by hand | steps of size `dt`, no end |
 ///
-/// How a fixed-step method forms its times is the method's: [`crate::engine::Fixed`] computes
-/// `t0 + i h` (and ends exactly on `t_end`), the rotational catalogue accumulates `t += dt` as
-/// the published rigid-body benchmarks do.
+/// Fixed-step methods compute their times from the step count, `t0 + i h`, rather than
+/// accumulating `t += h` ([`crate::engine::Fixed`] also ends exactly on `t_end`; the rotational
+/// catalogue uses [`crate::rotation::stepper::StepClock`]).
 ///
 /// # Examples
 /// ```
@@ -106,7 +106,7 @@ impl Span {
     ///
     /// # Errors
     /// [`Error::NonFinite`] naming `t0` or `t_end`; [`Error::InvalidParameter`] naming `t_end`
-    /// if it equals `t0`.
+    /// if it equals `t0` or if the length `t_end − t0` overflows (e.g. `[−10³⁰⁸, 10³⁰⁸]`).
     pub fn new(t0: f64, t_end: f64) -> Result<Self> {
         check_time("t0", t0)?;
         check_time("t_end", t_end)?;
@@ -115,6 +115,13 @@ impl Span {
                 name: "t_end",
                 value: format!("{t_end:e}"),
                 expected: "a time different from t0".into(),
+            });
+        }
+        if !(t_end - t0).is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "t_end",
+                value: format!("{t_end:e}"),
+                expected: format!("a span whose length t_end − t0 is finite (t0 = {t0:e})"),
             });
         }
         Ok(Self {
@@ -375,6 +382,18 @@ pub trait Stepper<P: ?Sized>: StepperInfo {
     /// A failed evaluation (leapfrog methods evaluate the problem to synchronise); a stepper
     /// that was not started.
     fn state(&mut self, problem: &mut P) -> Result<Self::State>;
+
+    /// Tells the stepper that the problem was changed in place since the last step (a new
+    /// parameter, a switched force): what it carries from the old problem to save work (a FSAL
+    /// derivative, a kept Jacobian) is recomputed or dropped, so the next step uses only the
+    /// new one. The state, the time and the step-size history are kept. Passing a *different*
+    /// problem object needs no call: steppers that cache notice the change of address.
+    ///
+    /// # Errors
+    /// A failed evaluation of the new problem; a stepper that was not started.
+    fn problem_changed(&mut self, _problem: &mut P) -> Result<()> {
+        Ok(())
+    }
 
     /// Prepares the dense output of the last step (may cost evaluations, counted); `false` if
     /// the method has none.

@@ -782,7 +782,7 @@ fn dop853_extended() -> ButcherTableau {
     let mut c = vec![0.0; 16];
     for (i, row) in a.iter_mut().take(12).enumerate() {
         for (j, x) in row.iter_mut().take(12).enumerate() {
-            *x = DOP853.a(i, j);
+            *x = DOP853.a(i, j).unwrap();
         }
     }
     c[..12].copy_from_slice(&DOP853.c);

@@ -42,7 +42,10 @@ fn run<P, M: Step<P, Scalar = f64>>(
     y0: &M::State,
     error: &impl Fn(&M::State) -> f64,
     n: usize,
-) -> lieode::Result<(f64, usize)> {
+) -> lieode::Result<(f64, usize)>
+where
+    M::State: lieode::engine::StepState,
+{
     let mut m = make();
     let sol = integrate(
         &mut Fixed::new(&mut m),
@@ -66,6 +69,7 @@ fn global_study<P, M>(
 ) -> Convergence
 where
     M: Step<P, Scalar = f64>,
+    M::State: lieode::engine::StepState,
 {
     let y0 = exact(0.0);
     let at_end = |y: &M::State| error(T_END, y);
@@ -164,6 +168,7 @@ fn measure<P, M>(
     expected: f64,
 ) where
     M: Step<P, Scalar = f64>,
+    M::State: lieode::engine::StepState,
 {
     let optimised = ERROR_OPTIMISED.iter().any(|n| label.contains(n));
     let global = global_study(&mut make, &mut problem, &exact, &error);

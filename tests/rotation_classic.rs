@@ -561,7 +561,7 @@ fn rk4_matches_explicit_rk<T: TorqueField + Clone>(
     ]);
     let mut t = start.t;
     let mut stats = Stats::default();
-    for _ in 0..100 {
+    for n in 1..=100 {
         rk4.step(&mut stepper_torque).unwrap();
         x = engine.step(&mut rhs, t, &x, dt, &mut stats).unwrap().state;
         let q = normalize(&Quaternion::new(x[0], x[1], x[2], x[3]));
@@ -569,7 +569,8 @@ fn rk4_matches_explicit_rk<T: TorqueField + Clone>(
         x[1] = q.i;
         x[2] = q.j;
         x[3] = q.k;
-        t += dt;
+        // Times on the grid t0 + n·dt (computed, not accumulated).
+        t = start.t + n as f64 * dt;
         // Bit for bit.
         assert_eq!(rk4.time(), t);
         assert_eq!(rk4.orientation(), q);

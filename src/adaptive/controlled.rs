@@ -5,14 +5,15 @@
 use nalgebra::{DefaultAllocator, SVector, allocator::Allocator};
 
 use super::controller::{Controller, ControllerParameters};
+use super::hairer::underflow_cause;
 use super::tolerance::Tolerances;
-use crate::engine::{Method, Stats, Step};
+use crate::engine::{Method, Stats, Step, StepState};
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup};
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 
 /// A state whose local error estimates can be measured against tolerances.
-pub trait ControlledState: Clone {
+pub trait ControlledState: StepState {
     /// The error estimate an engine returns for it.
     type Estimate;
     /// `√(Σ_i (e_i/sk_i)²/N)` with `sk_i = atol_i + rtol_i · max(|y₀|_i, |y₁|_i)`.
@@ -148,7 +149,16 @@ where
     type State = S;
     type Segment = NoDenseOutput<S>;
 
+    /// Starts at `y0` on an adaptive span and makes the engine [forget](Method::forget) what it
+    /// kept from an earlier run.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `y0`; invalid parameters or tolerances; a fixed-step span.
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
+        if !y0.all_finite() {
+            return Err(Error::NonFinite { name: "y0" });
+        }
+        self.engine.forget();
         self.parameters.validate()?;
         self.tolerances.check_dimension(S::components())?;
         let t_end = span.adaptive_end()?;
@@ -176,10 +186,17 @@ where
             return Err(not_started());
         };
         let t = self.t;
+        let mut non_finite = None;
         loop {
-            control.before_attempt(t, &mut self.h, &mut self.stats)?;
+            control
+                .before_attempt(t, &mut self.h, &mut self.stats)
+                .map_err(|e| underflow_cause(e, non_finite.take()))?;
             let h = self.h;
-            let out = self.engine.step(problem, t, y, h, &mut self.stats)?;
+            let out = trial!(
+                self.engine.step(problem, t, y, h, &mut self.stats),
+                non_finite,
+                self.h = control.reject_non_finite(h, &mut self.stats)
+            );
             let Some(estimate) = out.error else {
                 return Err(Error::InvalidParameter {
                     name: "engine",
@@ -189,10 +206,12 @@ where
             };
             let err = S::error_norm(&estimate, y, &out.state, &self.tolerances);
             if !err.is_finite() {
-                return Err(Error::NonFiniteState {
+                non_finite = Some(Error::NonFiniteState {
                     what: "error estimate",
                     t,
                 });
+                self.h = control.reject_non_finite(h, &mut self.stats);
+                continue;
             }
             let (fac11, h_new) = control.propose(err, h);
             if err <= 1.0 {
@@ -215,5 +234,10 @@ where
 
     fn state(&mut self, _problem: &mut P) -> Result<S> {
         self.y.clone().ok_or_else(not_started)
+    }
+
+    fn problem_changed(&mut self, _problem: &mut P) -> Result<()> {
+        self.engine.forget();
+        Ok(())
     }
 }

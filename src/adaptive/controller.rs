@@ -225,6 +225,12 @@ impl Controller {
         self.naccpt
     }
 
+    /// The end of the integration (the last step ends exactly here).
+    #[inline]
+    pub fn x_end(&self) -> f64 {
+        self.x_end
+    }
+
     /// Whether the current attempt is the last step (it ends at `x_end`).
     #[inline]
     pub fn is_last(&self) -> bool {
@@ -289,6 +295,19 @@ impl Controller {
         }
         self.reject = false;
         h_new
+    }
+
+    /// Rejects an attempt whose stages or error estimate were not finite (a trial point
+    /// outside the problem's domain, such as `√y` at `y < 0`, or an overflow) and returns the
+    /// step size of the next attempt, shrunk by the largest factor the control allows
+    /// (`fac1`, Hairer's default 0.2). The run fails only when the step size underflows.
+    pub fn reject_non_finite(&mut self, h: f64, stats: &mut Stats) -> f64 {
+        self.reject = true;
+        if self.naccpt >= 1 {
+            stats.rejected += 1;
+        }
+        self.last = false;
+        h / self.facc1
     }
 
     /// The step size after a rejected step: `h / min(1/fac1, fac11/safe)`; counts the

@@ -19,6 +19,7 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::ControllerParameters;
 use super::dopri5::{stage_combination, weighted_sum};
+use super::hairer::underflow_cause;
 use super::hairer::{check_finite, scaled_square, squared_distance};
 use super::run_state::RunState;
 use super::tolerance::Tolerances;
@@ -314,9 +315,13 @@ where
         let er = DOP853_ER;
         let bhh = DOP853_BHH;
         self.k[0].copy_from(&self.run.f);
+        let mut non_finite = None;
         loop {
             let mut h = self.run.h;
-            self.run.control.before_attempt(self.run.x, &mut h, stats)?;
+            self.run
+                .control
+                .before_attempt(self.run.x, &mut h, stats)
+                .map_err(|e| underflow_cause(e, non_finite.take()))?;
             self.run.h = h;
             let x = self.run.x;
             let y = &self.run.y;
@@ -327,25 +332,45 @@ where
             for i in 0..n {
                 ys[i] = y[i] + ha21 * k[0][i];
             }
-            k[1] = system.eval(x + c[1] * h, ys, stats)?;
+            k[1] = trial!(
+                system.eval(x + c[1] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(ys, y, h, [(a[2][0], &k[0]), (a[2][1], &k[1])]);
-            k[2] = system.eval(x + c[2] * h, ys, stats)?;
+            k[2] = trial!(
+                system.eval(x + c[2] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(ys, y, h, [(a[3][0], &k[0]), (a[3][2], &k[2])]);
-            k[3] = system.eval(x + c[3] * h, ys, stats)?;
+            k[3] = trial!(
+                system.eval(x + c[3] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
                 h,
                 [(a[4][0], &k[0]), (a[4][2], &k[2]), (a[4][3], &k[3])],
             );
-            k[4] = system.eval(x + c[4] * h, ys, stats)?;
+            k[4] = trial!(
+                system.eval(x + c[4] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
                 h,
                 [(a[5][0], &k[0]), (a[5][3], &k[3]), (a[5][4], &k[4])],
             );
-            k[5] = system.eval(x + c[5] * h, ys, stats)?;
+            k[5] = trial!(
+                system.eval(x + c[5] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
@@ -357,7 +382,11 @@ where
                     (a[6][5], &k[5]),
                 ],
             );
-            k[6] = system.eval(x + c[6] * h, ys, stats)?;
+            k[6] = trial!(
+                system.eval(x + c[6] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
@@ -370,7 +399,11 @@ where
                     (a[7][6], &k[6]),
                 ],
             );
-            k[7] = system.eval(x + c[7] * h, ys, stats)?;
+            k[7] = trial!(
+                system.eval(x + c[7] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
@@ -384,7 +417,11 @@ where
                     (a[8][7], &k[7]),
                 ],
             );
-            k[8] = system.eval(x + c[8] * h, ys, stats)?;
+            k[8] = trial!(
+                system.eval(x + c[8] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
@@ -399,7 +436,11 @@ where
                     (a[9][8], &k[8]),
                 ],
             );
-            k[9] = system.eval(x + c[9] * h, ys, stats)?;
+            k[9] = trial!(
+                system.eval(x + c[9] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 ys,
                 y,
@@ -415,7 +456,11 @@ where
                     (a[10][9], &k[9]),
                 ],
             );
-            k[10] = system.eval(x + c[10] * h, ys, stats)?;
+            k[10] = trial!(
+                system.eval(x + c[10] * h, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             let xph = x + h;
             stage_combination(
                 ys,
@@ -433,7 +478,11 @@ where
                     (a[11][10], &k[10]),
                 ],
             );
-            k[11] = system.eval(xph, ys, stats)?;
+            k[11] = trial!(
+                system.eval(xph, ys, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             // Δ = Σ b_i k_i, y₁ = y₀ + hΔ.
             for i in 0..n {
                 let d = weighted_sum(
@@ -485,15 +534,22 @@ where
             }
             let err = h.abs() * err * (1.0 / (n as f64 * deno)).sqrt();
             if err.is_nan() {
-                return Err(crate::Error::NonFiniteState {
-                    what: "state",
+                non_finite = Some(crate::Error::NonFiniteState {
+                    what: "error estimate",
                     t: x,
                 });
+                self.run.h = self.run.control.reject_non_finite(h, stats);
+                continue;
             }
             let (fac11, h_new) = self.run.control.propose(err, h);
             if err <= 1.0 {
+                // The FSAL stage before the acceptance, so that a non-finite f(y₁) rejects.
+                k[12] = trial!(
+                    system.eval(xph, &self.run.y_new, stats),
+                    non_finite,
+                    self.run.h = self.run.control.reject_non_finite(h, stats)
+                );
                 let accepted = self.run.control.accept(err, stats);
-                k[12] = system.eval(xph, &self.run.y_new, stats)?;
                 if self.run.stiffness.due(accepted) {
                     let stnum = squared_distance(&k[12], &k[11]);
                     let stden = squared_distance(&self.run.y_new, ys);

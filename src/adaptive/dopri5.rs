@@ -18,6 +18,7 @@
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::ControllerParameters;
+use super::hairer::underflow_cause;
 use super::hairer::{check_finite, scaled_square, squared_distance};
 use super::run_state::RunState;
 use super::tolerance::Tolerances;
@@ -299,9 +300,13 @@ where
         let Coefficients { a, c, .. } = &self.coefficients;
         let e = &DOPRI5_E;
         self.k[0].copy_from(&self.run.f);
+        let mut non_finite = None;
         loop {
             let mut h = self.run.h;
-            self.run.control.before_attempt(self.run.x, &mut h, stats)?;
+            self.run
+                .control
+                .before_attempt(self.run.x, &mut h, stats)
+                .map_err(|e| underflow_cause(e, non_finite.take()))?;
             self.run.h = h;
             let x = self.run.x;
             let y = &self.run.y;
@@ -311,21 +316,33 @@ where
             for i in 0..n {
                 self.y_stage[i] = y[i] + ha21 * k[0][i];
             }
-            k[1] = system.eval(x + c[1] * h, &self.y_stage, stats)?;
+            k[1] = trial!(
+                system.eval(x + c[1] * h, &self.y_stage, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 &mut self.y_stage,
                 y,
                 h,
                 [(a[2][0], &k[0]), (a[2][1], &k[1])],
             );
-            k[2] = system.eval(x + c[2] * h, &self.y_stage, stats)?;
+            k[2] = trial!(
+                system.eval(x + c[2] * h, &self.y_stage, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 &mut self.y_stage,
                 y,
                 h,
                 [(a[3][0], &k[0]), (a[3][1], &k[1]), (a[3][2], &k[2])],
             );
-            k[3] = system.eval(x + c[3] * h, &self.y_stage, stats)?;
+            k[3] = trial!(
+                system.eval(x + c[3] * h, &self.y_stage, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 &mut self.y_stage,
                 y,
@@ -337,7 +354,11 @@ where
                     (a[4][3], &k[3]),
                 ],
             );
-            k[4] = system.eval(x + c[4] * h, &self.y_stage, stats)?;
+            k[4] = trial!(
+                system.eval(x + c[4] * h, &self.y_stage, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 &mut self.y_stiff,
                 y,
@@ -351,7 +372,11 @@ where
                 ],
             );
             let xph = x + h;
-            k[5] = system.eval(xph, &self.y_stiff, stats)?;
+            k[5] = trial!(
+                system.eval(xph, &self.y_stiff, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             stage_combination(
                 &mut self.run.y_new,
                 y,
@@ -364,7 +389,11 @@ where
                     (a[6][5], &k[5]),
                 ],
             );
-            k[6] = system.eval(xph, &self.run.y_new, stats)?;
+            k[6] = trial!(
+                system.eval(xph, &self.run.y_new, stats),
+                non_finite,
+                self.run.h = self.run.control.reject_non_finite(h, stats)
+            );
             // Error estimate: sqrt(Σ (h Σ e_j k_j / sk)² / N).
             let mut err = 0.0;
             for i in 0..n {
@@ -388,10 +417,12 @@ where
             }
             let err = (err / n as f64).sqrt();
             if err.is_nan() {
-                return Err(crate::Error::NonFiniteState {
-                    what: "state",
+                non_finite = Some(crate::Error::NonFiniteState {
+                    what: "error estimate",
                     t: x,
                 });
+                self.run.h = self.run.control.reject_non_finite(h, stats);
+                continue;
             }
             let (fac11, h_new) = self.run.control.propose(err, h);
             if err <= 1.0 {

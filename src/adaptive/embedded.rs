@@ -5,6 +5,7 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 use super::controller::Controller;
 use super::controller::ControllerParameters;
 use super::hairer::initial_step;
+use super::hairer::underflow_cause;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -181,9 +182,12 @@ where
         stats: &mut Stats,
     ) -> Result<StepReport> {
         let n = self.y.len();
+        let mut non_finite = None;
         loop {
             let mut h = self.h;
-            self.control.before_attempt(self.x, &mut h, stats)?;
+            self.control
+                .before_attempt(self.x, &mut h, stats)
+                .map_err(|e| underflow_cause(e, non_finite.take()))?;
             self.h = h;
             self.k[0] = self.f.clone();
             for i in 1..self.s {
@@ -194,7 +198,11 @@ where
                         yi.axpy(h * aij, &self.k[j], 1.0);
                     }
                 }
-                self.k[i] = system.eval(self.x + self.c[i] * h, &yi, stats)?;
+                self.k[i] = trial!(
+                    system.eval(self.x + self.c[i] * h, &yi, stats),
+                    non_finite,
+                    self.h = self.control.reject_non_finite(h, stats)
+                );
             }
             let mut y1 = self.y.clone();
             for (bi, ki) in self.b.iter().zip(&self.k) {
@@ -215,24 +223,35 @@ where
             }
             let err = (sum / n as f64).sqrt();
             if !err.is_finite() {
-                return Err(Error::NonFiniteState {
+                non_finite = Some(Error::NonFiniteState {
                     what: "error estimate",
                     t: self.x,
                 });
+                self.h = self.control.reject_non_finite(h, stats);
+                continue;
             }
             let (fac11, h_new) = self.control.propose(err, h);
             if err <= 1.0 {
-                self.control.accept(err, stats);
                 let f1 = if self.fsal {
                     self.k[self.s - 1].clone()
                 } else {
-                    system.eval(self.x + h, &y1, stats)?
+                    trial!(
+                        system.eval(self.x + h, &y1, stats),
+                        non_finite,
+                        self.h = self.control.reject_non_finite(h, stats)
+                    )
                 };
+                self.control.accept(err, stats);
                 let last = self.control.is_last();
                 self.x_old = self.x;
                 self.y_old = std::mem::replace(&mut self.y, y1);
                 self.f_old = std::mem::replace(&mut self.f, f1);
-                self.x += h;
+                // The last step ends exactly on t_end (x + h may miss it by an ulp).
+                self.x = if last {
+                    self.control.x_end()
+                } else {
+                    self.x + h
+                };
                 self.h = self.control.after_accept(h_new, h);
                 self.hermite_end = None;
                 return Ok(StepReport {

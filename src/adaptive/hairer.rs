@@ -74,7 +74,10 @@ where
 /// for a vector ODE are `|y₀_i|` and give Hairer's sum exactly (`(|y|/sk)² = (y/sk)²`).
 ///
 /// # Errors
-/// As [`System::eval`].
+/// As [`System::eval`]; [`Error::NonFiniteState`] (`what = "initial step estimate"`) when the
+/// scaled derivative overflows (`|f₀_i/sk_i|` above about 10¹⁵⁴, e.g. a derivative of 10³⁰⁸),
+/// so that no positive step results: give an initial step instead
+/// ([`ControllerParameters::initial_step`]).
 ///
 /// # References
 /// HNW I, §II.4, p. 169 ("Starting step size"); function `HINIT` of `dopri5.f`/`dop853.f`.
@@ -130,6 +133,12 @@ where
         (0.01 / der12).powf(1.0 / order as f64)
     };
     let h = (100.0 * h.abs()).min(h1).min(hmax);
+    if !(h > 0.0 && h.is_finite()) {
+        return Err(Error::NonFiniteState {
+            what: "initial step estimate",
+            t: x,
+        });
+    }
     Ok(h.copysign(posneg))
 }
 
@@ -330,4 +339,14 @@ where
         )?,
     };
     Ok((f0, h))
+}
+
+/// The error that ends an attempt loop: a step-size underflow reached by shrinking after
+/// non-finite trial values is reported as that non-finite value (its cause), not as a bare
+/// underflow.
+pub(crate) fn underflow_cause(error: Error, non_finite: Option<Error>) -> Error {
+    match (error, non_finite) {
+        (Error::StepSizeTooSmall { .. }, Some(cause)) => cause,
+        (error, _) => error,
+    }
 }

@@ -22,6 +22,7 @@
 use nalgebra::{DefaultAllocator, OVector, allocator::Allocator};
 
 use super::dense::DenseSegment;
+use super::vector::address_of;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Side, Truncation};
@@ -139,6 +140,8 @@ where
     time: f64,
     rebase_pending: bool,
     dense_ready: bool,
+    /// The address of the problem the carried derivative was computed with.
+    problem_id: usize,
 }
 
 impl<M, G> LieStepper<M, G>
@@ -164,6 +167,7 @@ where
             time: f64::NAN,
             rebase_pending: false,
             dense_ready: false,
+            problem_id: 0,
         }
     }
 
@@ -223,6 +227,7 @@ where
             cache: None,
         };
         self.stats = Stats::default();
+        self.problem_id = address_of(problem);
         let zero = Coords::<G>::zeros();
         let mut system = LieSystem {
             problem,
@@ -243,6 +248,9 @@ where
     /// # Errors
     /// As [`AdaptiveMethod::step`]; [`Error::NonFiniteState`] for a non-finite group state.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        if address_of(problem) != self.problem_id {
+            Stepper::<P>::problem_changed(self, problem)?;
+        }
         let time = self.time;
         let rebase = self.rebase_pending;
         let frame = self.frame.as_mut().ok_or_else(not_started)?;
@@ -279,6 +287,18 @@ where
 
     fn state(&mut self, _problem: &mut P) -> Result<G> {
         Ok(self.frame()?.base)
+    }
+
+    /// Drops the generator value cached from the old problem and restarts the coordinates at
+    /// `θ = 0` on the current point, so the next step evaluates the new problem there (one
+    /// evaluation, counted).
+    fn problem_changed(&mut self, problem: &mut P) -> Result<()> {
+        let frame = self.frame.as_mut().ok_or_else(not_started)?;
+        frame.cache = None;
+        // After the start θ = 0 on y0 already; rebasing there again is the same point.
+        self.rebase_pending = true;
+        self.problem_id = address_of(problem);
+        Ok(())
     }
 
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {

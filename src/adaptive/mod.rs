@@ -13,6 +13,24 @@
 //! The methods work in `f64`: their reference behaviour is Hairer's Fortran codes, step for
 //! step, evaluation for evaluation.
 
+/// The evaluation of a trial stage inside an adaptive step. A non-finite value
+/// ([`crate::Error::NonFiniteState`]: a trial point outside the problem's domain, an overflow)
+/// rejects the attempt — `$reject` sets the smaller step, the error is kept in `$failure` and
+/// the attempt loop continues — instead of failing the run; other errors propagate.
+macro_rules! trial {
+    ($eval:expr, $failure:ident, $reject:expr) => {
+        match $eval {
+            Ok(value) => value,
+            Err(error @ $crate::error::Error::NonFiniteState { .. }) => {
+                $failure = Some(error);
+                $reject;
+                continue;
+            }
+            Err(error) => return Err(error),
+        }
+    };
+}
+
 pub mod controlled;
 pub mod controller;
 pub mod dense;

@@ -126,6 +126,7 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
+use super::hairer::underflow_cause;
 use super::{AdaptiveMethod, StepReport, System, Tolerances};
 use crate::engine::Stats;
 use crate::error::{Error, Result};
@@ -199,13 +200,26 @@ impl StepSequence {
 
     /// The first `km` step numbers `n_1, …, n_km`.
     ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `km` above [`MAX_COLUMNS`] (the extrapolation table
+    /// never has more columns; beyond it the Bulirsch numbers soon overflow).
+    ///
     /// # Examples
     /// ```
     /// use lieode::adaptive::odex::StepSequence;
-    /// assert_eq!(StepSequence::Bulirsch.step_numbers(8), vec![2, 4, 6, 8, 12, 16, 24, 32]);
-    /// assert_eq!(StepSequence::FourJMinusTwo.step_numbers(4), vec![2, 6, 10, 14]);
+    /// assert_eq!(StepSequence::Bulirsch.step_numbers(8)?, vec![2, 4, 6, 8, 12, 16, 24, 32]);
+    /// assert_eq!(StepSequence::FourJMinusTwo.step_numbers(4)?, vec![2, 6, 10, 14]);
+    /// assert!(StepSequence::TwoJ.step_numbers(usize::MAX).is_err());
+    /// # Ok::<(), lieode::Error>(())
     /// ```
-    pub fn step_numbers(self, km: usize) -> Vec<usize> {
+    pub fn step_numbers(self, km: usize) -> Result<Vec<usize>> {
+        if km > MAX_COLUMNS {
+            return Err(Error::InvalidParameter {
+                name: "km",
+                value: km.to_string(),
+                expected: format!("at most {MAX_COLUMNS} columns"),
+            });
+        }
         let mut n = Vec::with_capacity(km);
         for j in 1..=km {
             let nj = match self {
@@ -229,7 +243,7 @@ impl StepSequence {
             };
             n.push(nj);
         }
-        n
+        Ok(n)
     }
 }
 
@@ -550,6 +564,9 @@ where
     err: f64,
     errold: f64,
     reject: bool,
+    /// The non-finite trial evaluation that caused the last restart of this step, if any: the
+    /// error reported should the step size underflow.
+    non_finite: Option<Error>,
     last: bool,
     started: bool,
     finished: bool,
@@ -589,7 +606,7 @@ where
         let km = parameters.columns;
         let sequence = parameters.sequence_in_use();
         let mut nj = vec![0];
-        nj.extend(sequence.step_numbers(km));
+        nj.extend(sequence.step_numbers(km)?);
         // A_1 = n_1 + 1, A_j = A_{j−1} + n_j.
         let mut a = vec![0.0; km + 1];
         a[1] = 1.0 + nj[1] as f64;
@@ -650,6 +667,7 @@ where
             err: 0.0,
             errold: 1e10,
             reject: false,
+            non_finite: None,
             last: false,
             started: false,
             finished: false,
@@ -708,12 +726,22 @@ where
         // Written so that a NaN step size fails the test too.
         let resolved = 0.1 * self.h.abs() > self.x.abs() * self.par.uround;
         if !resolved {
-            return Err(Error::StepSizeTooSmall {
+            let underflow = Error::StepSizeTooSmall {
                 t: self.x,
                 h: self.h,
-            });
+            };
+            return Err(underflow_cause(underflow, self.non_finite.clone()));
         }
         Ok(())
+    }
+
+    /// A restart after a non-finite trial value (`evaluations` of the line made): the step is
+    /// shrunk as for a diverging line instead of failing the run; the cause is kept for the
+    /// error reported if the step size underflows.
+    fn restart_non_finite(&mut self, cause: Error, evaluations: usize) -> bool {
+        self.counts.nfcn += evaluations;
+        self.non_finite = Some(cause);
+        self.restart()
     }
 
     /// A restart (Hairer's `ATOV`): `H ← H · safe3`.
@@ -756,7 +784,11 @@ where
             if dense && m == njmid {
                 self.ysafe[j].copy_from(&self.yh2);
             }
-            let dy = system.eval(self.x + hj * m as f64, &self.yh2, stats)?;
+            let dy = match system.eval(self.x + hj * m as f64, &self.yh2, stats) {
+                Ok(dy) => dy,
+                Err(e @ Error::NonFiniteState { .. }) => return Ok(self.restart_non_finite(e, m)),
+                Err(e) => return Err(e),
+            };
             if dense && m.abs_diff(njmid) <= half_width {
                 self.fsafe[offset + m - lo].copy_from(&dy);
             }
@@ -785,7 +817,11 @@ where
             }
         }
         // Final smoothing step.
-        let dy = system.eval(self.x + self.h, &self.yh2, stats)?;
+        let dy = match system.eval(self.x + self.h, &self.yh2, stats) {
+            Ok(dy) => dy,
+            Err(e @ Error::NonFiniteState { .. }) => return Ok(self.restart_non_finite(e, nj)),
+            Err(e) => return Err(e),
+        };
         if dense && njmid <= half_width {
             self.fsafe[offset + nj - lo].copy_from(&dy);
         }
@@ -813,10 +849,11 @@ where
         let err = (err / n as f64).sqrt();
         self.err = err;
         if err.is_nan() {
-            return Err(Error::NonFiniteState {
+            let cause = Error::NonFiniteState {
                 what: "error estimate",
                 t: self.x,
-            });
+            };
+            return Ok(self.restart_non_finite(cause, 0));
         }
         if err * self.par.uround >= 1.0 {
             return Ok(self.restart());
@@ -1105,6 +1142,7 @@ where
             });
         }
         let t_start = self.x;
+        self.non_finite = None;
         if self.finished {
             return Ok(StepReport {
                 t_start,

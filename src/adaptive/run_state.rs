@@ -150,7 +150,12 @@ where
         h_new: f64,
         fsal: &OVector<f64, D>,
     ) -> StepReport {
-        let xph = x + h;
+        // The last step ends exactly on x_end (x + h may miss it by an ulp).
+        let xph = if self.control.is_last() {
+            self.control.x_end()
+        } else {
+            x + h
+        };
         self.x_old = x;
         self.h_old = h;
         std::mem::swap(&mut self.y_old, &mut self.y);

@@ -27,7 +27,8 @@ impl Tolerances {
     /// One `rtol` and one `atol` per component (or a single value, used for all).
     ///
     /// # Errors
-    /// As [`Tolerances::scalar`], for each entry; empty vectors are invalid.
+    /// As [`Tolerances::scalar`], for each entry; empty vectors are invalid, and so are two
+    /// vectors of different lengths when neither is a single value (naming `atol`).
     pub fn per_component(rtol: Vec<f64>, atol: Vec<f64>) -> Result<Self> {
         for (name, v) in [("rtol", &rtol), ("atol", &atol)] {
             if v.is_empty() {
@@ -45,6 +46,13 @@ impl Tolerances {
                 });
             }
         }
+        if rtol.len() != 1 && atol.len() != 1 && rtol.len() != atol.len() {
+            return Err(Error::InvalidParameter {
+                name: "atol",
+                value: format!("{} entries (rtol has {})", atol.len(), rtol.len()),
+                expected: "as many entries as rtol, or a single value".into(),
+            });
+        }
         let t = Self { rtol, atol };
         for i in 0..t.rtol.len().max(t.atol.len()) {
             if t.rtol(i) == 0.0 && t.atol(i) == 0.0 {
@@ -56,6 +64,16 @@ impl Tolerances {
             }
         }
         Ok(t)
+    }
+
+    /// The relative tolerances as given (one value, or one per component).
+    pub fn rtol_values(&self) -> &[f64] {
+        &self.rtol
+    }
+
+    /// The absolute tolerances as given (one value, or one per component).
+    pub fn atol_values(&self) -> &[f64] {
+        &self.atol
     }
 
     /// Checks that per-component tolerances match the dimension `n`.
@@ -76,9 +94,10 @@ impl Tolerances {
         Ok(())
     }
 
-    /// `rtol` of component `i`.
+    /// `rtol` of component `i` (`i` below the dimension checked by
+    /// [`Tolerances::check_dimension`]).
     #[inline]
-    pub fn rtol(&self, i: usize) -> f64 {
+    pub(crate) fn rtol(&self, i: usize) -> f64 {
         if self.rtol.len() == 1 {
             self.rtol[0]
         } else {
@@ -86,9 +105,9 @@ impl Tolerances {
         }
     }
 
-    /// `atol` of component `i`.
+    /// `atol` of component `i` (as [`Tolerances::rtol`]).
     #[inline]
-    pub fn atol(&self, i: usize) -> f64 {
+    pub(crate) fn atol(&self, i: usize) -> f64 {
         if self.atol.len() == 1 {
             self.atol[0]
         } else {
@@ -98,7 +117,7 @@ impl Tolerances {
 
     /// `sk_i = atol_i + rtol_i · max(a, b)`.
     #[inline]
-    pub fn scale(&self, i: usize, a: f64, b: f64) -> f64 {
+    pub(crate) fn scale(&self, i: usize, a: f64, b: f64) -> f64 {
         self.atol(i) + self.rtol(i) * a.max(b)
     }
 }

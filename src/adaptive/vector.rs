@@ -31,8 +31,12 @@ impl<P: VectorOde<f64, N> + ?Sized, const N: usize> System<Const<N>> for VectorS
 }
 
 /// An [`AdaptiveMethod`] on vector ODEs as a [`Stepper`]: give it to
-/// [`crate::integrate::integrate`], or drive it yourself with `start`, `step`, `state` (the
-/// problem is passed to each call, so it may be changed between steps).
+/// [`crate::integrate::integrate`], or drive it yourself with `start`, `step`, `state`.
+///
+/// The problem is passed to each call, so it may be changed between steps: after changing it
+/// in place call [`Stepper::problem_changed`]; a different problem object is noticed by its
+/// address. Either way the FSAL derivative is recomputed with the new problem (one evaluation,
+/// counted), so no step mixes the old field with the new.
 ///
 /// It needs an adaptive [`Span`] ([`Span::new`]).
 ///
@@ -55,6 +59,8 @@ pub struct VectorStepper<M, const N: usize> {
     method: M,
     stats: Stats,
     dense_ready: bool,
+    /// The address of the problem the FSAL derivative was computed with.
+    problem_id: usize,
 }
 
 impl<M: AdaptiveMethod<Const<N>>, const N: usize> VectorStepper<M, N> {
@@ -64,6 +70,7 @@ impl<M: AdaptiveMethod<Const<N>>, const N: usize> VectorStepper<M, N> {
             method,
             stats: Stats::default(),
             dense_ready: false,
+            problem_id: 0,
         }
     }
 
@@ -108,6 +115,7 @@ where
         let t_end = span.adaptive_end()?;
         self.stats = Stats::default();
         self.dense_ready = false;
+        self.problem_id = address_of(problem);
         self.method.start(
             &mut VectorSystem(problem),
             span.t0(),
@@ -118,6 +126,9 @@ where
     }
 
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        if address_of(problem) != self.problem_id {
+            Stepper::<P>::problem_changed(self, problem)?;
+        }
         self.dense_ready = false;
         self.method
             .step(&mut VectorSystem(problem), &mut self.stats)
@@ -125,6 +136,17 @@ where
 
     fn state(&mut self, _problem: &mut P) -> Result<SVector<f64, N>> {
         Ok(*self.method.current().1)
+    }
+
+    /// Recomputes the FSAL derivative `F(t, x)` at the current point with the (changed)
+    /// problem: one evaluation, counted.
+    fn problem_changed(&mut self, problem: &mut P) -> Result<()> {
+        let (t, x) = self.method.current();
+        let x = *x;
+        let f = VectorSystem(problem).eval(t, &x, &mut self.stats)?;
+        self.method.rebase(x, f);
+        self.problem_id = address_of(problem);
+        Ok(())
     }
 
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {
@@ -148,4 +170,9 @@ where
             |t| self.method.dense(t),
         ))
     }
+}
+
+/// The address of a problem object: how a stepper notices that it is handed another problem.
+pub(crate) fn address_of<P: ?Sized>(problem: &P) -> usize {
+    problem as *const P as *const () as usize
 }

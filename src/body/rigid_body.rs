@@ -44,8 +44,9 @@ impl RigidBody {
     /// The body with principal moments `[I_x, I_y, I_z]`.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming `inertia` unless every moment is finite and positive
-    /// and they satisfy the triangle inequalities `I_a ≤ I_b + I_c` of a physical body.
+    /// [`Error::InvalidParameter`] naming `inertia` unless every moment is finite and positive,
+    /// with a finite reciprocal (not subnormal) and a finite sum, and they satisfy the triangle
+    /// inequalities `I_a ≤ I_b + I_c` of a physical body.
     pub fn new(inertia: [f64; 3]) -> Result<Self> {
         let bad = |expected: &str| Error::InvalidParameter {
             name: "inertia",
@@ -56,6 +57,12 @@ impl RigidBody {
             return Err(bad("finite positive principal moments"));
         }
         let [a, b, c] = inertia;
+        // Euler's equations divide by the moments and the slack below sums them.
+        if !(inertia.iter().all(|i| (1.0 / i).is_finite()) && (a + b + c).is_finite()) {
+            return Err(bad(
+                "moments whose reciprocals and sum are finite (between about 5.6e-309 and 6e307)",
+            ));
+        }
         // A relative slack of a few ulps lets bodies on the boundary (flat plates) through.
         let slack = 4.0 * f64::EPSILON * (a + b + c);
         if a > b + c + slack || b > c + a + slack || c > a + b + slack {
@@ -84,8 +91,14 @@ impl RigidBody {
         if !tensor.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFinite { name: "tensor" });
         }
-        let scale = tensor.norm();
-        if (tensor - tensor.transpose()).norm() > 1e-12 * scale {
+        // Compared after division by the largest entry, so that the norms cannot overflow.
+        let largest = tensor.amax();
+        let unit = if largest > 0.0 {
+            tensor / largest
+        } else {
+            *tensor
+        };
+        if (unit - unit.transpose()).norm() > 1e-12 * unit.norm() {
             return Err(Error::InvalidParameter {
                 name: "tensor",
                 value: format!("{tensor:?}"),

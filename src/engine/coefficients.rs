@@ -41,7 +41,7 @@ impl<T: Real> Coefficients<T> {
                     .collect()
             }),
             zero_row: (0..s)
-                .map(|i| (0..s).all(|j| tableau.a(i, j) == 0.0))
+                .map(|i| (0..s).all(|j| tableau.a_ij(i, j) == 0.0))
                 .collect(),
             fsal: tableau.fsal,
         }

@@ -155,7 +155,7 @@ impl<G: LieGroup> CommutatorFree<G> {
         let s = tableau.stages;
         let stage_products = (0..s)
             .map(|i| {
-                let row: Vec<f64> = (0..s).map(|j| tableau.a(i, j)).collect();
+                let row: Vec<f64> = (0..s).map(|j| tableau.a_ij(i, j)).collect();
                 Product::from_weights(&crouch_grossman_product(&row))
             })
             .collect();

@@ -6,8 +6,11 @@ use super::{Method, Stats, Step, Stepped};
 use crate::error::{Error, Result};
 use crate::lie::{LieAlgebra, LieGroup, Real, real, to_f64};
 
-/// What the adjoint method needs of a state: a correction step and a distance.
+/// What the generic drivers need of a state: a finiteness check ([`super::Fixed`] refuses a
+/// non-finite start), and for the adjoint method a correction step and a distance.
 pub trait StepState: Clone {
+    /// Whether every entry is finite.
+    fn all_finite(&self) -> bool;
     /// The scalar type.
     type Scalar: Real;
     /// `z` moved by the discrepancy between `target` and `image`: `z + (target − image)` on a
@@ -27,6 +30,9 @@ pub trait StepState: Clone {
 
 impl<T: Real, const N: usize> StepState for SVector<T, N> {
     type Scalar = T;
+    fn all_finite(&self) -> bool {
+        self.iter().all(|x| x.is_finite())
+    }
     fn correct(&self, target: &Self, image: &Self) -> Result<Self> {
         Ok(self + (target - image))
     }
@@ -37,6 +43,9 @@ impl<T: Real, const N: usize> StepState for SVector<T, N> {
 
 impl<G: LieGroup> StepState for G {
     type Scalar = G::Scalar;
+    fn all_finite(&self) -> bool {
+        self.is_finite()
+    }
     fn correct(&self, target: &Self, image: &Self) -> Result<Self> {
         let delta = target.compose(&image.inverse()).log()?;
         Ok(G::exp(&delta).compose(self))
@@ -156,12 +165,16 @@ where
     }
 }
 
-impl<A, B, T> Method for Composition<A, B, T> {
+impl<A: Method, B: Method, T> Method for Composition<A, B, T> {
     fn order(&self) -> usize {
         self.order
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn forget(&mut self) {
+        self.first.forget();
+        self.second.forget();
     }
 }
 
@@ -266,12 +279,15 @@ where
     }
 }
 
-impl<S, T> Method for SymmetricComposition<S, T> {
+impl<S: Method, T> Method for SymmetricComposition<S, T> {
     fn order(&self) -> usize {
         self.order
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn forget(&mut self) {
+        self.method.forget();
     }
 }
 
@@ -401,6 +417,9 @@ impl<S: Method> Method for Adjoint<S> {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn forget(&mut self) {
+        self.method.forget();
     }
 }
 

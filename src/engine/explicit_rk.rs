@@ -14,7 +14,8 @@ use crate::tableau::ButcherTableau;
 /// weights, the error estimate `h Σ (b_i − b̂_i) k_i`.
 ///
 /// For a FSAL tableau the last stage of a step is reused as the first stage of the next one
-/// when that step starts from the same `(t, x)`.
+/// when that step starts from the same `(t, x)` with the same problem object; after changing
+/// a problem in place between steps, call [`Method::forget`].
 ///
 /// # References
 /// E. Hairer, S. P. Nørsett, G. Wanner, *Solving Ordinary Differential Equations I*, 2nd ed.,
@@ -38,6 +39,8 @@ pub struct ExplicitRk<T: Real, const N: usize> {
     k: Vec<SVector<T, N>>,
     /// `(t, x, F(t, x))` at the end of the previous step, for FSAL reuse.
     last: Option<(T, SVector<T, N>, SVector<T, N>)>,
+    /// The address of the problem that computed `last` (another problem object never reuses it).
+    last_problem: usize,
 }
 
 impl<T: Real, const N: usize> ExplicitRk<T, N> {
@@ -54,6 +57,7 @@ impl<T: Real, const N: usize> ExplicitRk<T, N> {
             coefficients,
             k,
             last: None,
+            last_problem: 0,
         })
     }
 }
@@ -91,6 +95,10 @@ impl<T: Real, const N: usize, P: VectorOde<T, N> + ?Sized> Step<P> for ExplicitR
         stats: &mut Stats,
     ) -> Result<Stepped<SVector<T, N>, SVector<T, N>>> {
         check_step_input(t, h)?;
+        let problem_id = problem as *const P as *const () as usize;
+        if problem_id != self.last_problem {
+            self.last = None;
+        }
         let co = &self.coefficients;
         let s = co.stages;
         for i in 0..s {
@@ -146,6 +154,7 @@ impl<T: Real, const N: usize, P: VectorOde<T, N> + ?Sized> Step<P> for ExplicitR
         } else {
             None
         };
+        self.last_problem = problem_id;
         Ok(Stepped { state: y1, error })
     }
 }
@@ -156,5 +165,8 @@ impl<T: Real, const N: usize> Method for ExplicitRk<T, N> {
     }
     fn name(&self) -> &str {
         &self.coefficients.name
+    }
+    fn forget(&mut self) {
+        self.last = None;
     }
 }

@@ -1,7 +1,7 @@
 //! [`Fixed`]: any memoryless one-step engine ([`Step`]) as a [`Stepper`] with a fixed step.
 
-use super::{Method, Stats, Step};
-use crate::error::Result;
+use super::{Method, Stats, Step, StepState};
+use crate::error::{Error, Result};
 use crate::lie::real;
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 
@@ -95,14 +95,24 @@ impl<E: Method, S> StepperInfo for Fixed<E, S> {
 impl<P, E, S> Stepper<P> for Fixed<E, S>
 where
     P: ?Sized,
-    S: Clone,
+    S: StepState,
     E: Step<P, State = S>,
 {
     type State = S;
     type Segment = NoDenseOutput<S>;
 
+    /// Starts at `y0` on a fixed-step span and makes the engine [forget](Method::forget) what
+    /// it kept from an earlier run.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `y0`; [`Error::InvalidParameter`] naming `span` for an
+    /// adaptive span.
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
+        if !y0.all_finite() {
+            return Err(Error::NonFinite { name: "y0" });
+        }
         let (h, steps) = span.fixed_step()?;
+        self.engine.forget();
         self.plan = Some((span.t0(), h, steps, span.t_end()));
         self.taken = 0;
         self.y = Some(y0.clone());
@@ -131,5 +141,10 @@ where
 
     fn state(&mut self, _problem: &mut P) -> Result<S> {
         self.y.clone().ok_or_else(not_started)
+    }
+
+    fn problem_changed(&mut self, _problem: &mut P) -> Result<()> {
+        self.engine.forget();
+        Ok(())
     }
 }

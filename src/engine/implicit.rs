@@ -256,6 +256,9 @@ pub struct ImplicitMuntheKaas<G: LieGroup, S = Newton, C = ExponentialMap> {
     system: StageSystem<G::Scalar>,
     /// `θ = 0` in coordinates, where the simplified-Newton Jacobian is taken.
     origin: Vec<G::Scalar>,
+    /// The address of the problem whose Jacobian the stage system keeps (another problem
+    /// object never reuses it).
+    jacobian_problem: usize,
     solver: PhantomData<S>,
     chart: PhantomData<C>,
 }
@@ -274,6 +277,7 @@ impl<G: LieGroup, S> ImplicitMuntheKaas<G, S> {
             coefficients,
             system: StageSystem::new(&tableau.a, tableau.stages, d, NonlinearOptions::default()),
             origin: vec![real(0.0); d],
+            jacobian_problem: 0,
             solver: PhantomData,
             chart: PhantomData,
         })
@@ -290,6 +294,7 @@ impl<G: LieGroup, S, C> ImplicitMuntheKaas<G, S, C> {
             truncation: self.truncation,
             system: self.system,
             origin: self.origin,
+            jacobian_problem: 0,
             solver: PhantomData,
             chart: PhantomData,
         }
@@ -440,6 +445,9 @@ impl<G: LieGroup, S, C> Method for ImplicitMuntheKaas<G, S, C> {
     fn name(&self) -> &str {
         &self.coefficients.name
     }
+    fn forget(&mut self) {
+        self.system.forget();
+    }
 }
 
 impl<G, C, P> Step<P> for ImplicitMuntheKaas<G, Newton, C>
@@ -462,6 +470,11 @@ where
         stats: &mut Stats,
     ) -> Result<Stepped<G, ()>> {
         check_step_input(t, h)?;
+        let problem_id = problem as *const P as *const () as usize;
+        if problem_id != self.jacobian_problem {
+            self.system.forget();
+            self.jacobian_problem = problem_id;
+        }
         let side = <P as LieOde<G>>::side(problem);
         let truncation = self.truncation;
         let y_dual = y.cast::<Dual64>();

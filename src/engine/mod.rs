@@ -63,6 +63,12 @@ pub trait Method {
     fn order(&self) -> usize;
     /// A name for tables and plots.
     fn name(&self) -> &str;
+
+    /// Drops what the engine carries from earlier steps to save work (a FSAL derivative, a
+    /// Newton Jacobian and its LU factors), so that the next step depends on its arguments
+    /// only. Call it after changing the problem between two steps of the same engine; every
+    /// stepper calls it when it starts, so no run depends on an earlier one.
+    fn forget(&mut self) {}
 }
 
 /// One step of a one-step method for the problem `P`.
@@ -96,6 +102,9 @@ impl<M: Method + ?Sized> Method for &mut M {
     }
     fn name(&self) -> &str {
         (**self).name()
+    }
+    fn forget(&mut self) {
+        (**self).forget();
     }
 }
 

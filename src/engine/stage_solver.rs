@@ -246,6 +246,13 @@ impl<T: Real> StageSystem<T> {
         self.iterate(t, h, scale, eval, stats)
     }
 
+    /// Forgets the kept Jacobian and LU factors: the next simplified-Newton solve starts with a
+    /// fresh Jacobian.
+    pub fn forget(&mut self) {
+        self.factored_h = None;
+        self.last_rate = T::one();
+    }
+
     /// `M = I − h A ⊗ J`, LU-factored in place.
     fn factor(&mut self, t: T, h: T, stats: &mut Stats) -> Result<()> {
         let n = self.s * self.d;

@@ -91,7 +91,14 @@ fn prepare(steps: &[f64], errors: &[f64], target: f64) -> Result<(Vec<LogPoint>,
 /// `h_a (h_b / h_a)^s`, `s = (Y − y_a)/(y_b − y_a)`.
 fn interpolate(a: LogPoint, b: LogPoint, y: f64) -> f64 {
     let s = (y - a.2) / (b.2 - a.2);
-    a.0 * (b.0 / a.0).powf(s)
+    let ratio = b.0 / a.0;
+    if ratio.is_finite() {
+        a.0 * ratio.powf(s)
+    } else {
+        // A subnormal h_a overflows the ratio: interpolate the logarithms themselves.
+        let (la, lb) = (a.0.log10(), b.0.log10());
+        10f64.powf(la + s * (lb - la))
+    }
 }
 
 /// The largest step size at which the error curve, interpolated linearly in

@@ -17,7 +17,7 @@ use nalgebra::{Const, DefaultAllocator, SVector, allocator::Allocator};
 use super::{RunOutcome, Runner};
 use crate::adaptive::{AdaptiveMethod, DenseSegment, LieSegment, LieStepper, VectorStepper};
 use crate::engine::Fixed;
-use crate::engine::Step;
+use crate::engine::{Step, StepState};
 use crate::error::{Error, Result};
 use crate::integrate::{Options, Record, Solution, integrate};
 use crate::lie::{AlgebraDim, LieGroup};
@@ -143,7 +143,10 @@ pub struct FixedStep<P, M: Step<P>> {
     name: String,
 }
 
-impl<P, M: Step<P, Scalar = f64>> FixedStep<P, M> {
+impl<P, M: Step<P, Scalar = f64>> FixedStep<P, M>
+where
+    M::State: StepState,
+{
     /// `method` on `problem` from `(t0, y0)` to `t_end`, named after the method
     /// ([`crate::engine::Method::name`]), with [`StepCount::Round`] and [`Record::Ends`].
     pub fn new(method: M, problem: P, y0: M::State, t0: f64, t_end: f64) -> Self {

@@ -15,7 +15,10 @@ mod observer;
 mod options;
 mod solution;
 
-pub use events::{Direction, Event, EventFn, EventHit, LOCATE_MAX_ITERATIONS};
+pub use events::{
+    DEFAULT_EVENT_SAMPLES, Direction, Event, EventFn, EventHit, LOCATE_MAX_ITERATIONS,
+    MAX_EVENT_SAMPLES,
+};
 pub use observer::{Observer, Series};
 pub use options::{Options, Record};
 pub use solution::{Solution, StopReason};
@@ -72,6 +75,10 @@ where
             expected: "Every(k) with k ≥ 1".into(),
         });
     }
+    for e in &options.events {
+        e.validate()?;
+    }
+    check_planned_storage::<M::State>(span, &options)?;
     stepper.start(problem, span, y0)?;
     let t0 = stepper.time();
     let mut times = vec![t0];
@@ -137,42 +144,59 @@ where
         if let Some(y1) = y1.as_ref() {
             let mut step_hits = Vec::new();
             let direction = t1 - report.t_start;
+            let dense = |t: f64| {
+                stepper.dense(t).ok_or(Error::NonFiniteState {
+                    what: "dense output",
+                    t,
+                })
+            };
             for (i, e) in options.events.iter_mut().enumerate() {
                 let g1 = checked_g(&mut e.g, t1, y1)?;
-                if crosses(e.direction, g_prev[i], g1) {
-                    let g = &mut e.g;
-                    let dense = |t: f64| {
-                        stepper.dense(t).ok_or(Error::NonFiniteState {
-                            what: "dense output",
-                            t,
-                        })
+                // g on the ends of equal subintervals of the step; one zero per sign change.
+                let pieces = e.subintervals(report.t_start, t1);
+                let (mut ta, mut ga) = (report.t_start, g_prev[i]);
+                for k in 1..=pieces {
+                    let (tb, gb) = if k == pieces {
+                        (t1, g1)
+                    } else {
+                        let tb =
+                            report.t_start + (t1 - report.t_start) * (k as f64 / pieces as f64);
+                        (tb, checked_g(&mut e.g, tb, &dense(tb)?)?)
                     };
-                    let mut failure = None;
-                    let t_hit = locate(
-                        |t| match dense(t) {
-                            Ok(y) => g(t, &y),
-                            Err(err) => {
-                                failure = Some(err);
-                                f64::NAN
+                    if crosses(e.direction, ga, gb) {
+                        let g = &mut e.g;
+                        let mut failure = None;
+                        let located = locate(
+                            |t| match dense(t) {
+                                Ok(y) => g(t, &y),
+                                Err(err) => {
+                                    failure = Some(err);
+                                    f64::NAN
+                                }
+                            },
+                            ta,
+                            ga,
+                            tb,
+                            gb,
+                        );
+                        if let Some(err) = failure {
+                            return Err(err);
+                        }
+                        if let Some(t_hit) = located? {
+                            step_hits.push(EventHit {
+                                index: i,
+                                t: t_hit,
+                                state: dense(t_hit)?,
+                            });
+                            if e.terminal {
+                                if terminal.is_none_or(|(_, tt)| (t_hit - tt) * direction < 0.0) {
+                                    terminal = Some((i, t_hit));
+                                }
+                                break;
                             }
-                        },
-                        report.t_start,
-                        g_prev[i],
-                        t1,
-                        g1,
-                    );
-                    if let Some(err) = failure {
-                        return Err(err);
+                        }
                     }
-                    let t_hit = t_hit?;
-                    step_hits.push(EventHit {
-                        index: i,
-                        t: t_hit,
-                        state: dense(t_hit)?,
-                    });
-                    if e.terminal && terminal.is_none_or(|(_, tt)| (t_hit - tt) * direction < 0.0) {
-                        terminal = Some((i, t_hit));
-                    }
+                    (ta, ga) = (tb, gb);
                 }
                 g_prev[i] = g1;
             }
@@ -195,8 +219,7 @@ where
                 for observer in options.observers.iter_mut() {
                     observer.observe(n, t_stop, &stop_state)?;
                 }
-                times.push(t_stop);
-                states.push(stop_state);
+                store(&mut times, &mut states, t_stop, stop_state)?;
                 return Ok(solution(
                     times,
                     states,
@@ -221,8 +244,7 @@ where
             }
             if options.record.keeps(n, report.finished) || options.max_steps.is_some_and(|m| n >= m)
             {
-                times.push(t1);
-                states.push(y1);
+                store(&mut times, &mut states, t1, y1)?;
             }
         }
         if report.finished {
@@ -235,6 +257,46 @@ where
                 segments,
             ));
         }
+    }
+}
+
+/// Refuses, before the run, a fixed-step span whose recorded states could never fit in memory
+/// (more bytes than `isize::MAX`, e.g. `Record::All` over 2⁶⁰ steps).
+fn check_planned_storage<S>(span: &Span, options: &Options<'_, S>) -> Result<()> {
+    let Ok((_, steps)) = span.fixed_step() else {
+        return Ok(());
+    };
+    let steps = options.max_steps.map_or(steps, |m| m.min(steps));
+    let stored = match options.record {
+        Record::All => steps,
+        Record::Every(k) => steps / k.max(1),
+        Record::Ends => 0,
+    }
+    .saturating_add(2);
+    let bytes = stored.saturating_mul(std::mem::size_of::<S>().max(1));
+    if bytes > isize::MAX as usize {
+        return Err(too_many_states(stored));
+    }
+    Ok(())
+}
+
+/// Stores one recorded state, reporting a failed allocation as an error instead of aborting.
+fn store<S>(times: &mut Vec<f64>, states: &mut Vec<S>, t: f64, y: S) -> Result<()> {
+    if times.try_reserve(1).is_err() || states.try_reserve(1).is_err() {
+        return Err(too_many_states(states.len() + 1));
+    }
+    times.push(t);
+    states.push(y);
+    Ok(())
+}
+
+fn too_many_states(count: usize) -> Error {
+    Error::InvalidParameter {
+        name: "record",
+        value: format!("{count} stored states"),
+        expected: "a record that fits in memory: Record::Every(k) with a larger k, \
+                   Record::Ends, or observers"
+            .into(),
     }
 }
 

@@ -65,7 +65,8 @@ impl<T: Real> UnitSphere<T> {
         }
         Ok(Self(x))
     }
-    /// `x/|x|`.
+    /// `x/|x|` for any finite non-zero `x` (divided by its largest entry first when `|x|²`
+    /// would over- or underflow).
     ///
     /// # Errors
     /// [`Error::NonFinite`] for non-finite input, [`Error::InvalidParameter`] for `x = 0`.
@@ -73,15 +74,20 @@ impl<T: Real> UnitSphere<T> {
         if !x.iter().all(|c| c.is_finite()) {
             return Err(Error::NonFinite { name: "x" });
         }
-        let n = x.norm();
-        if n == T::zero() {
+        let largest = x.amax();
+        if largest == T::zero() {
             return Err(Error::InvalidParameter {
                 name: "x",
                 value: "0".into(),
                 expected: "a non-zero vector".into(),
             });
         }
-        Ok(Self(x / n))
+        let n = x.norm();
+        if n.is_finite() && n >= crate::lie::real(super::unit_quaternion::NORM_WITHOUT_SCALING) {
+            return Ok(Self(x / n));
+        }
+        let scaled = x / largest;
+        Ok(Self(scaled / scaled.norm()))
     }
     /// The point as a vector of ℝ³.
     pub fn point(&self) -> &Vector3<T> {

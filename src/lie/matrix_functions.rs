@@ -69,6 +69,11 @@ pub const SQRT_FINAL_STEPS: usize = 2;
 /// for worse conditioned matrices a wrong sign makes the square-root iteration fail instead.
 pub const DETERMINANT_SIGN_RCOND: f64 = 1e-8;
 
+/// [`logm`] accepts its result `X` only if `‖exp X − A‖₁ ≤ LOGM_CHECK_TOLERANCE · ‖A‖₁`: a
+/// real logarithm reproduces `A` to about `cond(A) · u`; a spurious end of the square-root
+/// iteration (negative real eigenvalues) misses by order one.
+pub const LOGM_CHECK_TOLERANCE: f64 = 1e-6;
+
 /// The Newton iteration for the orthogonal polar factor inside the `SO(n)` logarithm stops
 /// scaling once the relative change `‖X_{k+1} − X_k‖₁/‖X_{k+1}‖₁` is below this value, and is
 /// considered converged (followed by [`SQRT_FINAL_STEPS`] more steps) once it is below
@@ -191,6 +196,19 @@ impl<T: Real, const N: usize> Lu<T, N> {
     pub(crate) fn determinant(&self) -> T {
         let d = (0..N).fold(T::one(), |acc, i| acc * self.factors[(i, i)]);
         if self.odd { -d } else { d }
+    }
+
+    /// The sign of `det A` (±1: the factorisation exists only with non-zero pivots), without
+    /// forming the product, which under- or overflows for matrices such as `10⁻³⁰⁰ I`.
+    pub(crate) fn determinant_sign(&self) -> f64 {
+        let negative = (0..N)
+            .filter(|&i| to_f64(self.factors[(i, i)]) < 0.0)
+            .count();
+        if (negative % 2 == 1) != self.odd {
+            -1.0
+        } else {
+            1.0
+        }
     }
 
     /// `ln |det A|`, without overflow.
@@ -534,14 +552,15 @@ pub(crate) fn logm_in<T: Real, const N: usize>(
             "the determinant is 0 (A is singular), so no logarithm exists".to_string(),
         ));
     };
-    let det = to_f64(lu.determinant());
-    if det <= 0.0 {
+    if lu.determinant_sign() < 0.0 {
         // The sign of an LU determinant is only trustworthy for a reasonably conditioned A;
         // otherwise the square-root iteration below decides.
         let rcond = 1.0 / (norm1(a) * norm1(&lu.inverse()));
         if rcond > DETERMINANT_SIGN_RCOND {
+            let ln_det = to_f64(lu.ln_abs_determinant());
             return Err(no_log(format!(
-                "the determinant is {det:e} ≤ 0, so no real logarithm exists"
+                "the determinant is negative (ln|det A| = {ln_det:e}), so no real logarithm \
+                 exists"
             )));
         }
     }
@@ -582,6 +601,16 @@ pub(crate) fn logm_in<T: Real, const N: usize>(
     let x = log_y * scale;
     if !all_finite(&x) {
         return Err(Error::NonFinite { name: "log a" });
+    }
+    // In real arithmetic the Denman–Beavers iteration cannot reach the (complex) principal
+    // root of a matrix with negative real eigenvalues, yet it can wander into the stopping test
+    // (random 2 × 2 matrices with two negative eigenvalues do so 1 time in 100): check exp X = A.
+    let misfit = norm1(&(expm(&x) - a)) / norm1(a);
+    if misfit.is_nan() || misfit > LOGM_CHECK_TOLERANCE {
+        return Err(no_log(format!(
+            "the iteration ended at X with ‖exp X − A‖₁/‖A‖₁ = {misfit:e} (above \
+             {LOGM_CHECK_TOLERANCE:e}): A has eigenvalues on the negative real axis"
+        )));
     }
     Ok(x)
 }

@@ -18,11 +18,35 @@
 //!   Eqs. (15)–(18) and §V (exact summation of the `ad` series).
 //! - A. Iserles et al., *Lie-group methods*, Acta Numerica 9 (2000), Lemma 2.45 (dexp⁻¹ series).
 
-use super::{LieAlgebra, Real, real};
+use super::{LieAlgebra, Real, real, to_f64};
 use crate::error::{Error, Result};
 
 /// Number of reciprocal factorials and Bernoulli coefficients generated.
 pub const SERIES_LEN: usize = 96;
+
+/// A rotation vector `v` of the same rotation with its length reduced modulo 2π, for `v`
+/// whose `|v|²` overflows (`|v|` above about 1.3·10¹⁵⁴): `exp` of SO(3) and of SU(2) (in
+/// `q = (cos|v|, sin|v| v/|v|)`) is 2π-periodic along every axis, and `θ mod 2π` is exact in
+/// floating point. The length is found with the vector scaled by its largest entry. Where even
+/// `|v|` overflows, the angle's spacing in floating point exceeds 2π, so every angle about the
+/// axis is as accurate as any other; the scaled length is reduced instead.
+pub(crate) fn reduce_rotation_vector<T: Real>(v: &nalgebra::Vector3<T>) -> nalgebra::Vector3<T> {
+    // The remainder is taken on the real part (dual numbers have no `%`); the derivative parts
+    // are unchanged by subtracting a constant multiple of 2π.
+    let tau = std::f64::consts::TAU;
+    let largest = v.amax();
+    let axis = v / largest;
+    let scaled_length = axis.norm();
+    let axis = axis / scaled_length;
+    let theta = largest * scaled_length;
+    let theta_re = to_f64(theta);
+    let reduced = if theta_re.is_finite() {
+        real::<T>(theta_re % tau) + (theta - real::<T>(theta_re))
+    } else {
+        real::<T>(((to_f64(largest) % tau) * to_f64(scaled_length)) % tau)
+    };
+    axis * reduced
+}
 
 /// Below this value of `θ²` the remainder functions `S₀ … S₂` use their Taylor series.
 ///

@@ -20,7 +20,10 @@
 
 use nalgebra::{Const, Matrix3, SVector, Vector3};
 
-use super::series::{asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders};
+use super::series::{
+    asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders, reduce_rotation_vector,
+};
+use super::unit_quaternion::NORM_WITHOUT_SCALING;
 use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
 
@@ -231,15 +234,27 @@ impl<T: Real> So3<T> {
         if !angle.is_finite() {
             return Err(Error::NonFinite { name: "angle" });
         }
-        let n = axis.norm();
-        if n == T::zero() {
+        let largest = axis.amax();
+        if largest == T::zero() {
             return Err(Error::InvalidParameter {
                 name: "axis",
                 value: "0".into(),
                 expected: "a non-zero vector".into(),
             });
         }
-        Ok(Self::exp(&So3Algebra(axis * (angle / n))))
+        let n = axis.norm();
+        let rotation_vector = axis * (angle / n);
+        if n.is_finite()
+            && n >= real(NORM_WITHOUT_SCALING)
+            && rotation_vector.iter().all(|x| x.is_finite())
+        {
+            return Ok(Self::exp(&So3Algebra(rotation_vector)));
+        }
+        // |axis|² over- or underflows (or angle/|axis| does): normalise the axis scaled by its
+        // largest entry.
+        let scaled = axis / largest;
+        let unit = scaled / scaled.norm();
+        Ok(Self::exp(&So3Algebra(unit * angle)))
     }
 
     /// The rotation matrix.
@@ -287,10 +302,17 @@ impl<T: Real> LieGroup for So3<T> {
             matrix: self.matrix.transpose(),
         }
     }
-    /// Rodrigues: `exp θ = I + S₁ θ̂ + S₂ θ̂²`.
+    /// Rodrigues: `exp θ = I + S₁ θ̂ + S₂ θ̂²` (for `|θ|²` beyond the floating-point range, of
+    /// `θ` reduced modulo 2π).
     fn exp(xi: &So3Algebra<T>) -> Self {
-        let (_, s1, s2) = cos_sinc_versinc(xi.0.norm_squared());
-        let k = hat(&xi.0);
+        let mut theta = xi.0;
+        let mut theta2 = theta.norm_squared();
+        if !theta2.is_finite() && theta.iter().all(|x| x.is_finite()) {
+            theta = reduce_rotation_vector(&theta);
+            theta2 = theta.norm_squared();
+        }
+        let (_, s1, s2) = cos_sinc_versinc(theta2);
+        let k = hat(&theta);
         Self {
             matrix: Matrix3::identity() + k * s1 + k * k * s2,
         }

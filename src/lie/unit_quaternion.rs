@@ -21,10 +21,14 @@
 
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
-use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc};
+use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc, reduce_rotation_vector};
 use super::so3::{So3, dexp_inv_vector, dexp_vector};
 use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
+
+/// Below this norm `|q|² = Σ q_i²` has lost digits to underflow (its terms may be subnormal),
+/// so normalising divides by the largest entry first.
+pub(crate) const NORM_WITHOUT_SCALING: f64 = 1e-146;
 
 /// Default tolerance of the unit-norm check of [`UnitQuat::from_quaternion`]: `| |q| − 1 |`.
 pub const UNIT_NORM_TOLERANCE: f64 = 1e-10;
@@ -156,23 +160,32 @@ impl<T: Real> UnitQuat<T> {
         Ok(Self { q })
     }
 
-    /// `q/|q|`.
+    /// `q/|q|`, for any finite non-zero `q`: when `|q|²` would overflow or lose digits to
+    /// underflow (`|q|` outside `[10⁻¹⁴⁶, 10¹⁵⁴]`), `q` is first divided by its largest entry.
     ///
     /// # Errors
-    /// [`Error::NonFinite`] for non-finite entries, [`Error::InvalidParameter`] for `q = 0`.
+    /// [`Error::NonFinite`] for non-finite entries, [`Error::InvalidParameter`] for `q = 0`
+    /// (exactly: subnormal quaternions are normalised).
     pub fn from_quaternion_normalized(q: Quaternion<T>) -> Result<Self> {
         if !q.coords.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFinite { name: "q" });
         }
-        let n = q.norm();
-        if n == T::zero() {
+        let largest = q.coords.amax();
+        if largest == T::zero() {
             return Err(Error::InvalidParameter {
                 name: "q",
                 value: "0".into(),
                 expected: "a non-zero quaternion".into(),
             });
         }
-        Ok(Self { q: q / n })
+        let n = q.norm();
+        if n.is_finite() && n >= real(NORM_WITHOUT_SCALING) {
+            return Ok(Self { q: q / n });
+        }
+        let scaled = q / largest;
+        Ok(Self {
+            q: scaled / scaled.norm(),
+        })
     }
 
     /// Wraps `q` without a check. The caller guarantees `|q| = 1`.
@@ -295,8 +308,15 @@ impl<T: Real> LieGroup for UnitQuat<T> {
     }
     /// `exp(v) = (cos|v|, sin|v| v/|v|)`.
     fn exp(xi: &Su2Algebra<T>) -> Self {
-        let (c, s1) = cos_sinc(xi.0.norm_squared());
-        let v = xi.0 * s1;
+        let mut v = xi.0;
+        let mut v2 = v.norm_squared();
+        if !v2.is_finite() && v.iter().all(|x| x.is_finite()) {
+            // |v|² overflows: the same rotor from |v| mod 2π.
+            v = reduce_rotation_vector(&v);
+            v2 = v.norm_squared();
+        }
+        let (c, s1) = cos_sinc(v2);
+        let v = v * s1;
         Self {
             q: Quaternion::new(c, v.x, v.y, v.z),
         }

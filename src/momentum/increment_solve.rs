@@ -44,6 +44,11 @@ impl IncrementSolver {
         }
     }
 
+    /// Drops the kept Jacobian and LU factors.
+    pub fn forget(&mut self) {
+        self.system.forget();
+    }
+
     /// Solves `Z = h K(Z)` from `Z = 0`; `scale` is the size of the state (convergence is
     /// relative to `max(1, |Z|, scale)`).
     pub fn solve<M: IncrementMap>(

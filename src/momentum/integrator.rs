@@ -160,6 +160,24 @@ impl Method for ImplicitEngine {
             Self::FixedPoint(e) => e.name(),
         }
     }
+    fn forget(&mut self) {
+        match self {
+            Self::Newton(e) => e.forget(),
+            Self::FixedPoint(e) => e.forget(),
+        }
+    }
+}
+
+impl TableauEngine {
+    /// Drops the kept Jacobians of the implicit parts.
+    fn forget(&mut self) {
+        match self {
+            Self::Explicit(e) => e.forget(),
+            Self::Implicit(e) => e.forget(),
+            Self::ExplicitThenImplicit(e) => e.forget(),
+            Self::ImplicitThenExplicit(e) => e.forget(),
+        }
+    }
 }
 
 impl<P> Step<P> for ImplicitEngine
@@ -279,6 +297,15 @@ impl Run {
 }
 
 impl MomentumIntegrator {
+    /// Drops every Jacobian and LU factorisation kept from earlier steps (the engines' and the
+    /// increment solver's).
+    fn forget_kept(&mut self) {
+        self.increments.forget();
+        if let Engine::Tableau(engine) = &mut self.engine {
+            engine.forget();
+        }
+    }
+
     /// One of Krysl's named methods, with default solver settings ([`NonlinearOptions`]).
     ///
     /// # Errors
@@ -540,6 +567,8 @@ impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
     fn start(&mut self, _torque: &mut F, span: &Span, y0: &MomentumState) -> Result<()> {
         let (h, planned) = span.fixed_step()?;
         validate(span.t0(), y0, h)?;
+        // Nothing kept from an earlier run (a Jacobian and its LU): runs are reproducible.
+        self.forget_kept();
         self.stats = Stats::default();
         self.run = Some(Run {
             t0: span.t0(),
@@ -567,6 +596,12 @@ impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
     fn state(&mut self, _torque: &mut F) -> Result<MomentumState> {
         let run = self.run.ok_or_else(not_started)?;
         Ok(self.to_body_form(&run.native))
+    }
+
+    /// Drops the Jacobians kept from the old torque.
+    fn problem_changed(&mut self, _torque: &mut F) -> Result<()> {
+        self.forget_kept();
+        Ok(())
     }
 }
 

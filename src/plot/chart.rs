@@ -150,6 +150,7 @@ impl<'a> Chart<'a> {
         let layout = self.plan()?;
         let svg = self.svg_with(&layout)?;
         std::fs::create_dir_all(dir).map_err(|e| Error::Io {
+            operation: "create the folder",
             path: dir.display().to_string(),
             message: e.to_string(),
         })?;
@@ -194,6 +195,7 @@ impl<'a> Chart<'a> {
         }
         let small = render::downsample(&big, (bw, bh), s);
         let io = |e: &dyn std::fmt::Display| Error::Io {
+            operation: "write",
             path: path.display().to_string(),
             message: e.to_string(),
         };

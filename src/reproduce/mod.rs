@@ -115,6 +115,7 @@ pub fn index_markdown(reports: &[Report]) -> String {
 pub fn write_index(reports: &[Report]) -> Result<PathBuf> {
     let root = output_root();
     std::fs::create_dir_all(&root).map_err(|e| crate::Error::Io {
+        operation: "create the folder",
         path: root.display().to_string(),
         message: e.to_string(),
     })?;

@@ -183,13 +183,13 @@ impl<T: TorqueField> RotationalCore<T> for Buss {
         let omega = c
             .body
             .body_angular_velocity(&(r_next.transpose() * momentum));
-        let t = c.t + dt;
+        let t = c.next_time();
         RotationalState::new(t, q, omega).check_finite("state")?;
         if !momentum.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
         let c = &mut self.core;
-        c.t = t;
+        c.tick();
         c.q = q;
         c.omega = omega;
         c.renormaliser = renormaliser;

@@ -99,7 +99,7 @@ impl<T: TorqueField> RotationalCore<T> for DirectEuler {
         c.q = c
             .renormaliser
             .apply(c.q + times_pure(&c.q, &c.omega) * (0.5 * dt));
-        c.t += dt;
+        c.tick();
         c.state().check_finite("state")
     }
 

@@ -179,13 +179,13 @@ impl<T: TorqueField> RotationalCore<T> for Fincham {
         let q_mid = normalize(&(c.q + times_pure(&c.q, &omega) * (0.25 * dt)));
         let mut renormaliser = c.renormaliser;
         let q = renormaliser.apply(c.q + times_pure(&q_mid, &omega_next) * (0.5 * dt));
-        let t = c.t + dt;
+        let t = c.next_time();
         RotationalState::new(t, q, omega_next).check_finite("state")?;
         if !momentum_next.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
         let c = &mut self.core;
-        c.t = t;
+        c.tick();
         c.q = q;
         c.omega = omega_next;
         c.renormaliser = renormaliser;

@@ -160,7 +160,7 @@ impl<T: TorqueField> RotationalCore<T> for Johnson {
         let k4 = self.rate(&(q0 + k3 * dt));
         let mut renormaliser = self.core.renormaliser;
         let q = renormaliser.apply(q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0));
-        let t = self.core.t + dt;
+        let t = self.core.next_time();
         let r = rotation_matrix(&q);
         let body = &self.core.body;
         let omega_old = body.body_angular_velocity(&(r.transpose() * self.momentum));
@@ -171,7 +171,7 @@ impl<T: TorqueField> RotationalCore<T> for Johnson {
         if !momentum.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.core.t = t;
+        self.core.tick();
         self.core.q = q;
         self.core.omega = omega;
         self.core.renormaliser = renormaliser;

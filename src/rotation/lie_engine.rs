@@ -3,6 +3,7 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::stepper::StepClock;
 use super::stepper::{CountedTorque, start_on_span, state_counted, step_counted};
 use super::stepper::{
     Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
@@ -78,6 +79,7 @@ pub struct LieEngine<M> {
     evaluations: usize,
     dt: f64,
     t: f64,
+    clock: StepClock,
     y: Option<BodyState>,
     /// The engine's own counters (its solver work).
     stats: Stats,
@@ -95,6 +97,7 @@ impl<M: Method> LieEngine<M> {
             evaluations,
             dt: 0.0,
             t: 0.0,
+            clock: StepClock::default(),
             y: None,
             stats: Stats::default(),
             run: RunCount::default(),
@@ -192,6 +195,7 @@ where
         self.y = Some(Product(q, Rn(state.omega)));
         self.dt = dt;
         self.t = state.t;
+        self.clock = StepClock::start(state.t, dt);
         Ok(())
     }
 
@@ -205,7 +209,7 @@ where
             .engine
             .step(&mut problem, self.t, y, self.dt, &mut self.stats)?;
         self.y = Some(stepped.state);
-        self.t += self.dt;
+        self.t = self.clock.tick();
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use super::stepper::StepClock;
 use super::stepper::impl_catalogue_stepper;
 use super::stepper::{
     Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
@@ -108,6 +109,7 @@ pub struct MercuryDpm {
     iterations: usize,
     dt: f64,
     t: f64,
+    clock: StepClock,
     /// `D_n`, lab → body.
     dcm: Matrix3<f64>,
     /// The rotor of `D_nᵀ`, sign-continuous.
@@ -128,6 +130,7 @@ impl MercuryDpm {
             iterations: DEFAULT_ITERATIONS,
             dt: 0.0,
             t: 0.0,
+            clock: StepClock::default(),
             dcm: Matrix3::identity(),
             q: Quaternion::identity(),
             omega_lab: Vector3::zeros(),
@@ -265,6 +268,7 @@ impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
         let dcm = lab_to_body(&q);
         self.dt = dt;
         self.t = state.t;
+        self.clock = StepClock::start(state.t, dt);
         self.q = q;
         self.dcm = dcm;
         self.omega_lab = dcm.transpose() * omega_body;
@@ -295,12 +299,12 @@ impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
         let dcm = orthonormalise_columns(&(d + dt * rate));
         let q = rotor_of(&dcm, &self.q);
         let omega_body = dcm * w;
-        let t = self.t + dt;
+        let t = self.clock.after(1);
         RotationalState::new(t, q, omega_body).check_finite("state")?;
         if !dcm.iter().chain(w.iter()).all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.t = t;
+        self.t = self.clock.tick();
         self.dcm = dcm;
         self.q = q;
         self.omega_lab = w;

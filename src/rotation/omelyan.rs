@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::stepper::StepClock;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalMethod, RotationalState, RunCount,
     check_start, checked_torque, not_started,
@@ -231,6 +232,7 @@ pub struct OmelyanLeapfrog<V> {
     iterations: usize,
     dt: f64,
     t: f64,
+    clock: StepClock,
     q: Quaternion<f64>,
     /// `ω_{n−½}`.
     omega_half: Vector3<f64>,
@@ -263,6 +265,7 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
             iterations: DEFAULT_ITERATIONS,
             dt: 0.0,
             t: 0.0,
+            clock: StepClock::default(),
             q: Quaternion::identity(),
             omega_half: Vector3::zeros(),
             started: false,
@@ -371,6 +374,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
         self.omega_half = V::start(&self.body, torque, state, dt)?;
         self.dt = dt;
         self.t = state.t;
+        self.clock = StepClock::start(state.t, dt);
         self.q = state.q;
         self.renormaliser.reset();
         self.started = true;
@@ -388,7 +392,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
         self.q = self
             .renormaliser
             .apply(V::rotor_update(&self.q, &self.omega_half, dt));
-        self.t += dt;
+        self.t = self.clock.tick();
         RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
     }
 

@@ -182,9 +182,9 @@ impl<T: TorqueField> RotationalCore<T> for Rk4 {
         let mut renormaliser = c.renormaliser;
         let q = renormaliser.apply(Quaternion::new(y1[0], y1[1], y1[2], y1[3]));
         let omega = Vector3::new(y1[4], y1[5], y1[6]);
-        let t = c.t + h;
+        let t = c.next_time();
         RotationalState::new(t, q, omega).check_finite("state")?;
-        c.t = t;
+        c.tick();
         c.q = q;
         c.omega = omega;
         c.renormaliser = renormaliser;

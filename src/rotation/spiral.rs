@@ -126,7 +126,7 @@ impl<T: TorqueField> RotationalCore<T> for Spiral {
             c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
         );
         c.omega = self.step_map.advance(&c.omega, &tau);
-        c.t += dt;
+        c.tick();
         c.state().check_finite("state")
     }
 

@@ -74,7 +74,7 @@ impl EulerSsprk3 {
     pub fn new() -> Self {
         let tableau = &SSPRK3;
         Self {
-            a: std::array::from_fn(|i| std::array::from_fn(|j| tableau.a(i, j))),
+            a: std::array::from_fn(|i| std::array::from_fn(|j| tableau.a_ij(i, j))),
             b: std::array::from_fn(|i| tableau.b[i]),
             c: std::array::from_fn(|i| tableau.c[i]),
         }
@@ -357,7 +357,7 @@ impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
         c.q = c
             .renormaliser
             .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
-        c.t += dt;
+        c.tick();
         c.state().check_finite("state")
     }
 

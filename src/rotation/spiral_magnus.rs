@@ -248,7 +248,7 @@ impl<T: TorqueField> RotationalCore<T> for SpiralMagnus {
         c.omega = omega;
         self.previous = [tau, p1];
         self.known = (self.known + 1).min(2);
-        c.t += dt;
+        c.tick();
         c.state().check_finite("state")
     }
 

@@ -396,24 +396,34 @@ macro_rules! impl_catalogue_stepper {
 }
 pub(crate) use impl_catalogue_stepper;
 
+/// The smallest `|q|²` a catalogue stepper starts from: below it the squares of the entries
+/// lose digits to underflow and the normalising methods' `q/|q|` is inaccurate.
+pub const ROTOR_NORM_SQUARED_MIN: f64 = 1e-292;
+
 /// The checks every catalogue stepper's start makes: the step size, a finite state and a
-/// non-zero rotor (no rotation; the exponential updates would carry `q = 0` forever and the
-/// normalising ones divide by zero).
+/// rotor whose `|q|²` is a normal finite number (a zero rotor is no rotation: the exponential
+/// updates would carry `q = 0` forever and the normalising ones divide by zero; a rotor with
+/// `|q|²` overflowing or underflowing is normalised to nonsense).
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
 /// [`Error::NonFinite`] naming `state` for a non-finite state; [`Error::InvalidParameter`]
-/// naming `state` for a zero rotor.
+/// naming `state` for a rotor with `|q|²` zero, below [`ROTOR_NORM_SQUARED_MIN`] or
+/// overflowing.
 pub fn check_start(state: &RotationalState, dt: f64) -> Result<()> {
     check_step_size(dt)?;
     state
         .check_finite("state")
         .map_err(|_| Error::NonFinite { name: "state" })?;
-    if state.q.norm_squared() == 0.0 {
+    let norm_squared = state.q.norm_squared();
+    if !(norm_squared.is_finite() && norm_squared >= ROTOR_NORM_SQUARED_MIN) {
         return Err(Error::InvalidParameter {
             name: "state",
-            value: format!("{:?}", state.q),
-            expected: "a non-zero rotor".into(),
+            value: format!("{:?} (|q|² = {norm_squared:e})", state.q),
+            expected: format!(
+                "a rotor with finite |q|² ≥ {ROTOR_NORM_SQUARED_MIN:e} (normalise it first, \
+                 e.g. with UnitQuat::from_quaternion_normalized)"
+            ),
         });
     }
     Ok(())
@@ -457,6 +467,47 @@ pub fn checked_torque<T: TorqueField>(
 
 pub use crate::stepper::not_started;
 
+/// The time of a fixed-step stepper, `t_n = t_0 + n·dt`, computed from the step count rather
+/// than accumulated: `t += dt` loses up to half an ulp of `t` per step (at `t_0 = 10⁹`,
+/// `dt = 10⁻⁶` that is 6 % of `dt` each step), while `t_0 + n·dt` is within one rounding of the
+/// exact grid time at every step.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepClock {
+    t0: f64,
+    dt: f64,
+    steps: u64,
+}
+
+impl StepClock {
+    /// A clock at `t0` with step `dt`, no step taken.
+    pub fn start(t0: f64, dt: f64) -> Self {
+        Self { t0, dt, steps: 0 }
+    }
+
+    /// The time `k` steps after the current one, `t_0 + (n + k)·dt`.
+    #[inline]
+    pub fn after(&self, k: u64) -> f64 {
+        let n = self.steps + k;
+        if n == 0 {
+            self.t0
+        } else {
+            self.t0 + n as f64 * self.dt
+        }
+    }
+
+    /// Counts one step and returns the new time `t_0 + n·dt`.
+    #[inline]
+    pub fn tick(&mut self) -> f64 {
+        self.steps += 1;
+        self.after(0)
+    }
+
+    /// The number of steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
 /// The state every quaternion stepper of the catalogue carries, with the bookkeeping they share:
 /// the body, the step size, the time `t_n`, the rotor `q_n`, the angular velocity the method
 /// carries (`ω_n`, or `ω_{n−½}` for leapfrog methods), whether the stepper was started, and the
@@ -493,8 +544,10 @@ pub struct StepperCore {
     pub(crate) renormaliser: Renormaliser,
     /// The step size.
     pub(crate) dt: f64,
-    /// The time `t_n`.
+    /// The time `t_n = t_0 + n·dt` (see [`StepClock`]).
     pub(crate) t: f64,
+    /// The start time and the number of steps taken, from which `t_n` is computed.
+    pub(crate) clock: StepClock,
     /// The rotor `q_n`.
     pub(crate) q: Quaternion<f64>,
     /// The angular velocity the method carries: `ω_n`, or `ω_{n−½}` for leapfrog methods.
@@ -514,6 +567,7 @@ impl StepperCore {
             renormaliser: default_policy,
             dt: 0.0,
             t: 0.0,
+            clock: StepClock::default(),
             q: Quaternion::identity(),
             omega: Vector3::zeros(),
             started: false,
@@ -553,9 +607,22 @@ impl StepperCore {
     pub fn commit(&mut self, dt: f64, t: f64, q: Quaternion<f64>, omega: Vector3<f64>) {
         self.dt = dt;
         self.t = t;
+        self.clock = StepClock::start(t, dt);
         self.q = q;
         self.omega = omega;
         self.started = true;
+    }
+
+    /// The time at the end of the step being taken, `t_0 + (n + 1)·dt`.
+    #[inline]
+    pub fn next_time(&self) -> f64 {
+        self.clock.after(1)
+    }
+
+    /// Counts one step and sets the time to `t_0 + n·dt`.
+    #[inline]
+    pub fn tick(&mut self) {
+        self.t = self.clock.tick();
     }
 
     /// [`StepperCore::begin`] followed by [`StepperCore::commit`] at `state`: the whole start of

@@ -128,11 +128,11 @@ impl<T: TorqueField> RotationalCore<T> for VelocityVerlet {
         let omega_half = c.omega + half * c.body.angular_acceleration(&c.omega, &self.torque);
         let mut renormaliser = c.renormaliser;
         let q = renormaliser.apply(c.q + times_pure(&c.q, &omega_half) * (0.5 * dt));
-        let t = c.t + dt;
+        let t = c.next_time();
         let tau = checked_torque(torque, t, &q, &omega_half)?;
         let omega = omega_half + half * c.body.angular_acceleration(&omega_half, &tau);
         RotationalState::new(t, q, omega).check_finite("state")?;
-        c.t = t;
+        c.tick();
         c.q = q;
         c.omega = omega;
         self.torque = tau;

@@ -112,14 +112,40 @@ pub struct ButcherTableau {
 }
 
 impl ButcherTableau {
-    /// `a_ij`.
+    /// `a_ij` (0-based stage indices).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `i` or `j` when it is not below [`Self::stages`], or
+    /// naming `a` when the stored matrix is shorter than `stages²` (a tableau built by hand
+    /// rather than by [`ButcherTableau::new`]).
+    pub fn a(&self, i: usize, j: usize) -> Result<f64> {
+        for (name, index) in [("i", i), ("j", j)] {
+            if index >= self.stages {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: index.to_string(),
+                    expected: format!("a stage index below {}", self.stages),
+                });
+            }
+        }
+        self.a
+            .get(i * self.stages + j)
+            .copied()
+            .ok_or_else(|| Error::InvalidParameter {
+                name: "a",
+                value: format!("{} entries", self.a.len()),
+                expected: format!("stages² = {} entries", self.stages * self.stages),
+            })
+    }
+
+    /// `a_ij` for indices the caller knows to be in range (the engines' stage loops).
     #[inline]
-    pub fn a(&self, i: usize, j: usize) -> f64 {
+    pub(crate) fn a_ij(&self, i: usize, j: usize) -> f64 {
         self.a[i * self.stages + j]
     }
     /// Whether `A` is strictly lower triangular.
     pub fn is_explicit(&self) -> bool {
-        (0..self.stages).all(|i| (i..self.stages).all(|j| self.a(i, j) == 0.0))
+        (0..self.stages).all(|i| (i..self.stages).all(|j| self.a_ij(i, j) == 0.0))
     }
 }
 
@@ -490,7 +516,7 @@ impl ButcherTableau {
                 .max(self.c[i].abs())
                 .max(1.0);
             let residual = sum - self.c[i];
-            if residual.abs() > CONSISTENCY_TOLERANCE * scale {
+            if exceeds(residual, CONSISTENCY_TOLERANCE * scale) {
                 return Err(self.invalid(format!(
                     "row {} of `a` sums to {sum:e} but c_{} = {:e}: residual {residual:e} exceeds \
                      {CONSISTENCY_TOLERANCE:e} × {scale:e}",
@@ -559,7 +585,7 @@ impl ButcherTableau {
         let sum = accurate_sum(weights.iter().copied());
         let scale = accurate_sum(weights.iter().map(|x| x.abs())).max(1.0);
         let residual = sum - 1.0;
-        if residual.abs() > CONSISTENCY_TOLERANCE * scale {
+        if exceeds(residual, CONSISTENCY_TOLERANCE * scale) {
             return Err(self.invalid(format!(
                 "`{field}` sums to {sum:e}, expected 1: residual {residual:e} exceeds \
                  {CONSISTENCY_TOLERANCE:e} × {scale:e}"
@@ -570,23 +596,23 @@ impl ButcherTableau {
 
     fn check_fsal(&self) -> Result<()> {
         let s = self.stages;
-        if let Some(j) = (0..s).find(|&j| self.a(0, j) != 0.0) {
+        if let Some(j) = (0..s).find(|&j| self.a_ij(0, j) != 0.0) {
             return Err(self.invalid(format!(
                 "FSAL needs an explicit first stage, but a_{{1,{}}} = {:e}",
                 j + 1,
-                self.a(0, j)
+                self.a_ij(0, j)
             )));
         }
         let tolerance = CONSISTENCY_TOLERANCE;
-        if (self.c[s - 1] - 1.0).abs() > tolerance {
+        if exceeds(self.c[s - 1] - 1.0, tolerance) {
             return Err(self.invalid(format!(
                 "FSAL needs c_s = 1, but c_{s} = {:e}",
                 self.c[s - 1]
             )));
         }
         for j in 0..s {
-            let difference = self.a(s - 1, j) - self.b[j];
-            if difference.abs() > tolerance * self.b[j].abs().max(1.0) {
+            let difference = self.a_ij(s - 1, j) - self.b[j];
+            if exceeds(difference, tolerance * self.b[j].abs().max(1.0)) {
                 return Err(self.invalid(format!(
                     "FSAL needs the last row of `a` to equal `b`, but a_{{{s},{}}} − b_{} = \
                      {difference:e}",
@@ -637,7 +663,7 @@ impl ButcherTableau {
             let scale = accurate_sum(column.map(f64::abs)).max(1.0);
             let expected = if m == 0 { 1.0 } else { 0.0 };
             let residual = sum - expected;
-            if residual.abs() > CONSISTENCY_TOLERANCE * scale {
+            if exceeds(residual, CONSISTENCY_TOLERANCE * scale) {
                 return Err(self.invalid(format!(
                     "`dense` is inconsistent: the θ^{} coefficients sum to {sum:e}, expected \
                      {expected} (Σ_i b_i(θ) = θ)",
@@ -649,7 +675,7 @@ impl ButcherTableau {
             let at_one = accurate_sum(row.iter().copied());
             let scale = accurate_sum(row.iter().map(|x| x.abs())).max(1.0);
             let residual = at_one - self.b[i];
-            if residual.abs() > CONSISTENCY_TOLERANCE * scale {
+            if exceeds(residual, CONSISTENCY_TOLERANCE * scale) {
                 return Err(self.invalid(format!(
                     "`dense` does not reach y₁: b_{}(1) − b_{} = {residual:e}",
                     i + 1,
@@ -734,7 +760,7 @@ impl ButcherTableau {
                 let sum = accurate_sum(terms.clone());
                 let scale = accurate_sum(terms.map(f64::abs)).max(t.abs()).max(1.0);
                 let residual = sum - t;
-                if residual.abs() > CONSISTENCY_TOLERANCE * scale {
+                if exceeds(residual, CONSISTENCY_TOLERANCE * scale) {
                     return Err(self.invalid(format!(
                         "commutator-free weights of {what} are inconsistent: the factors' weights \
                          of F_{} sum to {sum:e} but the {target_name} has {t:e} (residual \
@@ -751,7 +777,7 @@ impl ButcherTableau {
         let s = self.stages;
         for i in 0..s {
             for j in i..s {
-                let x = self.a(i, j);
+                let x = self.a_ij(i, j);
                 if x != 0.0 {
                     return Err(self.invalid(format!(
                         "{why}, but a_{{{},{}}} = {x:e} is on or above the diagonal",
@@ -860,4 +886,11 @@ impl ButcherTableau {
         }
         Ok(())
     }
+}
+
+/// Whether a consistency `residual` fails its `limit`. A residual or limit that overflowed
+/// (inf or NaN, from rows or weights too large to sum) fails too: a plain `>` would let NaN
+/// through.
+fn exceeds(residual: f64, limit: f64) -> bool {
+    !(residual.is_finite() && limit.is_finite()) || residual.abs() > limit
 }

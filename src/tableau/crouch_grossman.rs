@@ -241,14 +241,14 @@ pub fn crouch_grossman_residuals(
     let s = t.stages;
     if let Some((i, j)) = (0..s)
         .flat_map(|i| (i..s).map(move |j| (i, j)))
-        .find(|&(i, j)| t.a(i, j) != 0.0)
+        .find(|&(i, j)| t.a_ij(i, j) != 0.0)
     {
         return Err(t.invalid(format!(
             "Crouch–Grossman methods are explicit, but a_{{{},{}}} = {:e} is on or above the \
              diagonal",
             i + 1,
             j + 1,
-            t.a(i, j)
+            t.a_ij(i, j)
         )));
     }
     let weights = t.weights(w)?;
