@@ -10,6 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lieode::Error;
+use lieode::adaptive::dense::DenseSegment;
 use lieode::adaptive::odex::{OdexParameters, StepSequence};
 use lieode::adaptive::{
     ControllerParameters, Dop853, Dopri5, LieStepper, Odex, Tolerances, VectorStepper,
@@ -25,10 +26,10 @@ use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree};
 use lieode::problems::SphereProblem;
 use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, catalogue};
-use lieode::stepper::Span;
+use lieode::stepper::{Span, Stepper};
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::RK4;
-use nalgebra::{Matrix3, Quaternion, Vector2, Vector3};
+use nalgebra::{Const, Matrix3, Quaternion, Vector2, Vector3};
 
 /// A seeded xorshift generator with a pool of awkward values.
 struct Draw(u64);
@@ -138,6 +139,30 @@ fn check_run<T>(result: lieode::Result<T>, is_finite: impl Fn(&T) -> bool) {
     check(result, is_finite);
 }
 
+/// The harmonic oscillator `x'' = −x` as a first-order system.
+fn oscillator_rhs(_t: f64, x: &Vector2<f64>) -> Vector2<f64> {
+    Vector2::new(x[1], -x[0])
+}
+
+type Oscillator = fn(f64, &Vector2<f64>) -> Vector2<f64>;
+
+/// An adaptive run on the oscillator, checked: finite states and event times, or an error.
+fn oscillator_run(
+    stepper: &mut dyn Stepper<Oscillator, State = Vector2<f64>, Segment = DenseSegment<Const<2>>>,
+    y0: &Vector2<f64>,
+    span: &Span,
+    options: Options<'_, Vector2<f64>>,
+) {
+    let mut oscillator: Oscillator = oscillator_rhs;
+    check_run(
+        integrate(stepper, &mut oscillator, y0, span, options),
+        |sol| {
+            sol.states.iter().all(|x| finite(x.iter().copied()))
+                && sol.events.iter().all(|e| e.t.is_finite())
+        },
+    );
+}
+
 /// One case of each entry point with the draws of `seed`.
 fn case(seed: u64) {
     let mut d = Draw(seed | 1);
@@ -168,7 +193,7 @@ fn case(seed: u64) {
         v.iter().all(|&n| n > 0)
     });
     // Drivers on the harmonic oscillator, with random start, span, record and event.
-    let mut oscillator = |_t: f64, x: &Vector2<f64>| Vector2::new(x[1], -x[0]);
+    let mut oscillator: Oscillator = oscillator_rhs;
     let y0 = Vector2::new(d.real(), d.real());
     let record = match d.below(3) {
         0 => Record::All,
@@ -195,35 +220,12 @@ fn case(seed: u64) {
             .samples(d.below(20));
             Options::record(record).max_steps(500).event(event)
         };
-        let solution_finite = |sol: &lieode::integrate::Solution<Vector2<f64>, _>| {
-            sol.states.iter().all(|x| finite(x.iter().copied()))
-                && sol.events.iter().all(|e| e.t.is_finite())
-        };
+        // DOPRI5 and DOP853 with an event, each on its own draw of sampling.
         if let Ok(method) = Dopri5::new(tolerances.clone(), ControllerParameters::dopri5()) {
-            let opts = options(&mut d);
-            check_run(
-                integrate(
-                    &mut VectorStepper::new(method),
-                    &mut oscillator,
-                    &y0,
-                    &span,
-                    opts,
-                ),
-                solution_finite,
-            );
+            oscillator_run(&mut VectorStepper::new(method), &y0, &span, options(&mut d));
         }
         if let Ok(method) = Dop853::new(tolerances.clone(), ControllerParameters::dop853()) {
-            let opts = options(&mut d);
-            check_run(
-                integrate(
-                    &mut VectorStepper::new(method),
-                    &mut oscillator,
-                    &y0,
-                    &span,
-                    opts,
-                ),
-                solution_finite,
-            );
+            oscillator_run(&mut VectorStepper::new(method), &y0, &span, options(&mut d));
         }
         let odex_parameters = OdexParameters {
             columns: d.count(),
@@ -231,16 +233,7 @@ fn case(seed: u64) {
         };
         if let Ok(method) = Odex::new(tolerances.clone(), odex_parameters) {
             let opts = Options::record(record).max_steps(500);
-            check_run(
-                integrate(
-                    &mut VectorStepper::new(method),
-                    &mut oscillator,
-                    &y0,
-                    &span,
-                    opts,
-                ),
-                solution_finite,
-            );
+            oscillator_run(&mut VectorStepper::new(method), &y0, &span, opts);
         }
         if tolerances.rtol_values().len() == 1
             && tolerances.atol_values().len() == 1

@@ -128,51 +128,28 @@ impl lieode::ode::VectorOde<f64, 1> for Drift {
 fn an_engine_run_on_one_problem_does_not_leak_into_the_next() -> lieode::Result<()> {
     let mut engine = ExplicitRk::<f64, 1>::new(&DOPRI5)?;
     let span = Span::steps(0.0, 2.0, 10)?;
-    // A different problem object each run.
-    let mut still = Drift { rate: 0.0 };
-    let mut moving = Drift { rate: 1.0 };
     let x0 = Vector1::new(0.0);
-    integrate(
-        &mut Fixed::new(&mut engine),
-        &mut still,
-        &x0,
-        &span,
-        Options::default(),
-    )?;
-    let sol = integrate(
-        &mut Fixed::new(&mut engine),
-        &mut moving,
-        &x0,
-        &span,
-        Options::default(),
-    )?;
-    assert!(
-        (sol.states[10][0] - 2.0).abs() < 1e-14,
-        "{}",
-        sol.states[10][0]
-    );
+    // x(2) after a run of the (borrowed) engine on `problem`.
+    let final_x = |engine: &mut ExplicitRk<f64, 1>, problem: &mut Drift| {
+        integrate(
+            &mut Fixed::new(engine),
+            problem,
+            &x0,
+            &span,
+            Options::default(),
+        )
+        .map(|sol| sol.states[10][0])
+    };
+    // A different problem object each run.
+    final_x(&mut engine, &mut Drift { rate: 0.0 })?;
+    let x = final_x(&mut engine, &mut Drift { rate: 1.0 })?;
+    assert!((x - 2.0).abs() < 1e-14, "another object: {x}");
     // The same object changed in place between runs.
     let mut drift = Drift { rate: 0.0 };
-    integrate(
-        &mut Fixed::new(&mut engine),
-        &mut drift,
-        &x0,
-        &span,
-        Options::default(),
-    )?;
+    final_x(&mut engine, &mut drift)?;
     drift.rate = 1.0;
-    let sol = integrate(
-        &mut Fixed::new(&mut engine),
-        &mut drift,
-        &x0,
-        &span,
-        Options::default(),
-    )?;
-    assert!(
-        (sol.states[10][0] - 2.0).abs() < 1e-14,
-        "{}",
-        sol.states[10][0]
-    );
+    let x = final_x(&mut engine, &mut drift)?;
+    assert!((x - 2.0).abs() < 1e-14, "changed in place: {x}");
     // Stepping by hand: changed in place, then `forget`.
     let mut stats = Stats::default();
     let mut drift = Drift { rate: 0.0 };
