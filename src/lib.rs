@@ -18,6 +18,7 @@ pub mod experiment;
 pub mod hairer_reference;
 pub mod homogeneous;
 pub mod integrate;
+pub mod kinematics;
 pub mod lie;
 pub mod momentum;
 pub mod ode;

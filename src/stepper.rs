@@ -395,6 +395,27 @@ pub trait Stepper<P: ?Sized>: StepperInfo {
         Ok(())
     }
 
+    /// Replaces the state at the current time by `y`, an equivalent representation the caller
+    /// chose (a reparametrisation such as the reset generator of
+    /// [`crate::kinematics::Generator::reset`]). The stepper restarts cleanly from it: a FSAL
+    /// derivative is recomputed (one evaluation, counted), the step-size history is kept, and
+    /// the dense output of the last step, prepared before the call, stays that of the old
+    /// representation (no step interpolates across the replacement).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `reset` for a stepper that cannot replace its state
+    /// (the default); [`Error::NonFinite`] naming `y` for a non-finite state; a failed
+    /// evaluation.
+    fn reset_state(&mut self, _problem: &mut P, _y: &Self::State) -> Result<()> {
+        Err(Error::InvalidParameter {
+            name: "reset",
+            value: self.name().to_string(),
+            expected: "a stepper that can restart from a replaced state (VectorStepper, \
+                       LieStepper, engine::Fixed, Controlled)"
+                .into(),
+        })
+    }
+
     /// Prepares the dense output of the last step (may cost evaluations, counted); `false` if
     /// the method has none.
     ///

@@ -301,6 +301,20 @@ where
         Ok(())
     }
 
+    /// Restarts from `y` at the current time: the coordinates restart at `θ = 0` on `y`, so
+    /// the next step evaluates the problem there (counted).
+    fn reset_state(&mut self, problem: &mut P, y: &G) -> Result<()> {
+        if !y.is_finite() {
+            return Err(Error::NonFinite { name: "y" });
+        }
+        let frame = self.frame.as_mut().ok_or_else(not_started)?;
+        frame.base = *y;
+        frame.cache = None;
+        self.rebase_pending = true;
+        self.problem_id = address_of(problem);
+        Ok(())
+    }
+
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {
         if !self.dense_ready {
             let last_base = self.last_base.ok_or_else(not_started)?;

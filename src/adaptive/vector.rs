@@ -149,6 +149,19 @@ where
         Ok(())
     }
 
+    /// Restarts from `y` at the current time: `F(t, y)` is evaluated (counted) and becomes the
+    /// FSAL derivative; the step size is kept.
+    fn reset_state(&mut self, problem: &mut P, y: &SVector<f64, N>) -> Result<()> {
+        if !all_finite(y.as_slice()) {
+            return Err(Error::NonFinite { name: "y" });
+        }
+        let t = self.method.current().0;
+        let f = VectorSystem(problem).eval(t, y, &mut self.stats)?;
+        self.method.rebase(*y, f);
+        self.problem_id = address_of(problem);
+        Ok(())
+    }
+
     fn prepare_dense(&mut self, problem: &mut P) -> Result<bool> {
         if !self.dense_ready {
             self.method

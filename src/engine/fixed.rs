@@ -147,4 +147,17 @@ where
         self.engine.forget();
         Ok(())
     }
+
+    /// Continues from `y` at the current time (the engine forgets its FSAL value).
+    fn reset_state(&mut self, _problem: &mut P, y: &S) -> Result<()> {
+        if !y.all_finite() {
+            return Err(Error::NonFinite { name: "y" });
+        }
+        if self.y.is_none() {
+            return Err(not_started());
+        }
+        self.engine.forget();
+        self.y = Some(y.clone());
+        Ok(())
+    }
 }
