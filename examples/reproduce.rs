@@ -9,7 +9,7 @@
 //! run one alone); every paper reproduction adds itself here.
 
 use lieode::reproduce::{
-    Report, convergence_demo, group_tour, hairer_reference, krysl_paper, spiral_paper,
+    Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, spiral_paper,
     work_precision_demo, write_index,
 };
 
@@ -17,13 +17,14 @@ use lieode::reproduce::{
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let runs: [Reproduction; 6] = [
+    let runs: [Reproduction; 7] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
         ("convergence demo", convergence_demo),
         ("work–precision demo", work_precision_demo),
         ("SPIRAL paper (del Valle et al. 2024)", spiral_paper),
         ("Krysl's paper (2007)", krysl_paper),
+        ("Boyle's paper (2017)", boyle_paper),
     ];
     let mut reports = Vec::new();
     for (title, run) in runs {

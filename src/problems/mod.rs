@@ -35,6 +35,7 @@
 //! - A. Iserles, H. Munthe-Kaas, S. Nørsett, A. Zanna, *Lie-group methods*, Acta Numerica 9
 //!   (2000), §2 (ODEs on matrix groups), §3 (homogeneous spaces).
 
+pub mod boyle;
 pub mod cylinder;
 pub mod hairer;
 pub mod krysl;

@@ -14,7 +14,10 @@
 //! | [`work_precision_demo`] | `work_precision_demo/` | fixed-step and adaptive methods: error vs work |
 //! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
 //! | [`krysl_paper`] | `krysl_paper/` | Krysl's implicit rigid-body family: Figs. 1–5 and a work–precision comparison |
+//! | [`boyle_paper`] | `boyle_paper/` | Boyle's rotation formulations: Figs. 2–5, the paper's statements, numpy-quaternion's binary |
 
+#[cfg(feature = "plot")]
+pub mod boyle;
 #[cfg(feature = "plot")]
 pub mod convergence;
 #[cfg(feature = "plot")]
@@ -26,6 +29,8 @@ pub mod spiral_report;
 #[cfg(feature = "plot")]
 pub mod work_precision;
 
+#[cfg(feature = "plot")]
+pub use boyle::boyle_paper;
 #[cfg(feature = "plot")]
 pub use convergence::convergence_demo;
 #[cfg(feature = "plot")]
