@@ -115,3 +115,32 @@ where
 {
     Stacked::<K, M>::from_fn(|i, _| if i < K { rotation[i] } else { x[i - K] })
 }
+
+/// The items every vector formulation with `K` rotation components shares: its state, its ODE
+/// and the extra-state and component views (used inside `impl Formulation<M> for …`).
+macro_rules! stacked_formulation_items {
+    ($k:literal) => {
+        type State = $crate::kinematics::Stacked<$k, M>;
+        type Ode<P: RotationProblem<M>> = VectorForm<Self, P, M>;
+
+        fn ode<P: RotationProblem<M>>(&self, problem: P) -> VectorForm<Self, P, M> {
+            VectorForm {
+                formulation: *self,
+                problem,
+            }
+        }
+
+        fn problem<P: RotationProblem<M>>(ode: &mut VectorForm<Self, P, M>) -> &mut P {
+            &mut ode.problem
+        }
+
+        fn extra(&self, y: &Self::State) -> SVector<f64, M> {
+            split::<$k, M>(y).1
+        }
+
+        fn components(&self, y: &Self::State) -> Vec<f64> {
+            split::<$k, M>(y).0.to_vec()
+        }
+    };
+}
+pub(crate) use stacked_formulation_items;

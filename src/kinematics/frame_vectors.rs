@@ -5,9 +5,8 @@
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, DimNameAdd, DimNameSum, Matrix3, SVector, Vector3};
 
-use super::formulation::{
-    Formulation, Named, Stacked, VectorForm, VectorFormulation, split, stack,
-};
+use super::formulation::stacked_formulation_items;
+use super::formulation::{Formulation, Named, VectorForm, VectorFormulation, split, stack};
 use super::problem::{Attitude, RotationProblem, inertial_omega};
 use crate::error::{Error, Result, check_finite};
 use crate::lie::unit_quaternion::UnitQuat;
@@ -121,19 +120,7 @@ where
     Const<9>: DimNameAdd<Const<M>>,
     DefaultAllocator: Allocator<DimNameSum<Const<9>, Const<M>>>,
 {
-    type State = Stacked<9, M>;
-    type Ode<P: RotationProblem<M>> = VectorForm<Self, P, M>;
-
-    fn ode<P: RotationProblem<M>>(&self, problem: P) -> VectorForm<Self, P, M> {
-        VectorForm {
-            formulation: *self,
-            problem,
-        }
-    }
-
-    fn problem<P: RotationProblem<M>>(ode: &mut VectorForm<Self, P, M>) -> &mut P {
-        &mut ode.problem
-    }
+    stacked_formulation_items!(9);
 
     fn encode(&self, rotor: &UnitQuat<f64>, x: &SVector<f64, M>) -> Self::State {
         stack(&frame_components(&Attitude::Unit(rotor).matrix()), x)
@@ -145,14 +132,6 @@ where
 
     fn rotor(&self, y: &Self::State) -> UnitQuat<f64> {
         Attitude::Frame(&frame_of(&split::<9, M>(y).0)).rotor()
-    }
-
-    fn extra(&self, y: &Self::State) -> SVector<f64, M> {
-        split::<9, M>(y).1
-    }
-
-    fn components(&self, y: &Self::State) -> Vec<f64> {
-        split::<9, M>(y).0.to_vec()
     }
 }
 
@@ -184,19 +163,7 @@ where
     Const<6>: DimNameAdd<Const<M>>,
     DefaultAllocator: Allocator<DimNameSum<Const<6>, Const<M>>>,
 {
-    type State = Stacked<6, M>;
-    type Ode<P: RotationProblem<M>> = VectorForm<Self, P, M>;
-
-    fn ode<P: RotationProblem<M>>(&self, problem: P) -> VectorForm<Self, P, M> {
-        VectorForm {
-            formulation: *self,
-            problem,
-        }
-    }
-
-    fn problem<P: RotationProblem<M>>(ode: &mut VectorForm<Self, P, M>) -> &mut P {
-        &mut ode.problem
-    }
+    stacked_formulation_items!(6);
 
     fn encode(&self, rotor: &UnitQuat<f64>, x: &SVector<f64, M>) -> Self::State {
         let all = frame_components(&Attitude::Unit(rotor).matrix());
@@ -209,14 +176,6 @@ where
 
     fn rotor(&self, y: &Self::State) -> UnitQuat<f64> {
         Attitude::Frame(&frame_of(&split::<6, M>(y).0)).rotor()
-    }
-
-    fn extra(&self, y: &Self::State) -> SVector<f64, M> {
-        split::<6, M>(y).1
-    }
-
-    fn components(&self, y: &Self::State) -> Vec<f64> {
-        split::<6, M>(y).0.to_vec()
     }
 }
 

@@ -4,9 +4,8 @@
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, DimNameAdd, DimNameSum, Matrix3, SVector, Vector3};
 
-use super::formulation::{
-    Formulation, Named, Stacked, VectorForm, VectorFormulation, split, stack,
-};
+use super::formulation::stacked_formulation_items;
+use super::formulation::{Formulation, Named, VectorForm, VectorFormulation, split, stack};
 use super::problem::{Attitude, RotationProblem, inertial_omega};
 use crate::body::quaternion::rotation_matrix;
 use crate::lie::LieGroup;
@@ -142,19 +141,7 @@ where
     Const<3>: DimNameAdd<Const<M>>,
     DefaultAllocator: Allocator<DimNameSum<Const<3>, Const<M>>>,
 {
-    type State = Stacked<3, M>;
-    type Ode<P: RotationProblem<M>> = VectorForm<Self, P, M>;
-
-    fn ode<P: RotationProblem<M>>(&self, problem: P) -> VectorForm<Self, P, M> {
-        VectorForm {
-            formulation: *self,
-            problem,
-        }
-    }
-
-    fn problem<P: RotationProblem<M>>(ode: &mut VectorForm<Self, P, M>) -> &mut P {
-        &mut ode.problem
-    }
+    stacked_formulation_items!(3);
 
     /// The principal logarithm `r = log R` (`|r| ≤ π/2` for a reset generator, whose start is
     /// reset too).
@@ -168,14 +155,6 @@ where
 
     fn rotor(&self, y: &Self::State) -> UnitQuat<f64> {
         Attitude::Generator(&vector(&split::<3, M>(y).0)).rotor()
-    }
-
-    fn extra(&self, y: &Self::State) -> SVector<f64, M> {
-        split::<3, M>(y).1
-    }
-
-    fn components(&self, y: &Self::State) -> Vec<f64> {
-        split::<3, M>(y).0.to_vec()
     }
 
     fn reset(&self, y: &Self::State) -> Option<Self::State> {

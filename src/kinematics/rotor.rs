@@ -4,9 +4,8 @@
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, DimNameAdd, DimNameSum, Matrix3, Quaternion, SVector};
 
-use super::formulation::{
-    Formulation, Named, Stacked, VectorForm, VectorFormulation, split, stack,
-};
+use super::formulation::stacked_formulation_items;
+use super::formulation::{Formulation, Named, VectorForm, VectorFormulation, split, stack};
 use super::problem::{Attitude, Frame, RotationProblem};
 use crate::body::quaternion::{pure, rotation_matrix};
 use crate::lie::unit_quaternion::UnitQuat;
@@ -70,19 +69,7 @@ where
     Const<4>: DimNameAdd<Const<M>>,
     DefaultAllocator: Allocator<DimNameSum<Const<4>, Const<M>>>,
 {
-    type State = Stacked<4, M>;
-    type Ode<P: RotationProblem<M>> = VectorForm<Self, P, M>;
-
-    fn ode<P: RotationProblem<M>>(&self, problem: P) -> VectorForm<Self, P, M> {
-        VectorForm {
-            formulation: *self,
-            problem,
-        }
-    }
-
-    fn problem<P: RotationProblem<M>>(ode: &mut VectorForm<Self, P, M>) -> &mut P {
-        &mut ode.problem
-    }
+    stacked_formulation_items!(4);
 
     fn encode(&self, rotor: &UnitQuat<f64>, x: &SVector<f64, M>) -> Self::State {
         stack(&scalar_first(rotor.quaternion()), x)
@@ -94,14 +81,6 @@ where
 
     fn rotor(&self, y: &Self::State) -> UnitQuat<f64> {
         Attitude::Rotor(&quaternion(&split::<4, M>(y).0)).rotor()
-    }
-
-    fn extra(&self, y: &Self::State) -> SVector<f64, M> {
-        split::<4, M>(y).1
-    }
-
-    fn components(&self, y: &Self::State) -> Vec<f64> {
-        split::<4, M>(y).0.to_vec()
     }
 }
 

@@ -194,6 +194,76 @@ fn odex<const N: usize>(tol: f64) -> Result<VectorStepper<Odex<Const<N>>, N>> {
     )?))
 }
 
+/// One problem, tolerance and span: runs a formulation with each integrator.
+#[derive(Debug, Clone, Copy)]
+struct Job<'a, E: ?Sized> {
+    exact: &'a E,
+    tol: f64,
+    t_end: f64,
+    keep: Keep,
+}
+
+impl<'a, E: ExactRotation + ?Sized> Job<'a, E> {
+    fn new(exact: &'a E, tol: f64, t_end: f64) -> Self {
+        Self {
+            exact,
+            tol,
+            t_end,
+            keep: Keep::default(),
+        }
+    }
+
+    fn dop853<F, const N: usize>(&self, formulation: F) -> Result<BoyleRun>
+    where
+        F: Formulation<0, State = SVector<f64, N>> + Named + Clone,
+        VectorStepper<Dop853<Const<N>>, N>:
+            Stepper<F::Ode<ExactKinematics<'a, E>>, State = F::State>,
+    {
+        let mut stepper = dop853::<N>(self.tol)?;
+        measure(
+            self.exact,
+            formulation,
+            &mut stepper,
+            "DOP853",
+            self.tol,
+            self.t_end,
+            self.keep,
+        )
+    }
+
+    fn odex<F, const N: usize>(&self, formulation: F) -> Result<BoyleRun>
+    where
+        F: Formulation<0, State = SVector<f64, N>> + Named + Clone,
+        VectorStepper<Odex<Const<N>>, N>: Stepper<F::Ode<ExactKinematics<'a, E>>, State = F::State>,
+    {
+        let mut stepper = odex::<N>(self.tol)?;
+        measure(
+            self.exact,
+            formulation,
+            &mut stepper,
+            "ODEX",
+            self.tol,
+            self.t_end,
+            self.keep,
+        )
+    }
+
+    /// The Lie-lifted formulation with DOP853 and with ODEX.
+    fn lifted(&self) -> Result<[BoyleRun; 2]> {
+        let tolerances = Tolerances::scalar(0.0, self.tol)?;
+        let mut dop = LieStepper::new(Dop853::new(
+            tolerances.clone(),
+            ControllerParameters::dop853(),
+        )?);
+        let mut ex = LieStepper::new(Odex::new(tolerances, OdexParameters::default())?);
+        let (tol, t_end, keep) = (self.tol, self.t_end, self.keep);
+        Ok([
+            measure(self.exact, Lifted, &mut dop, "DOP853", tol, t_end, keep)?,
+            measure(self.exact, Lifted, &mut ex, "ODEX", tol, t_end, keep)?,
+        ])
+    }
+}
+
 /// Every formulation of Fig. 3 with DOP853 and ODEX at `tol` (two frame vectors, rotor,
 /// generator, reset generator, Lie-lifted), or only those of Fig. 5 (`all = false`: vectors,
 /// rotor, reset generator).
@@ -203,105 +273,19 @@ fn formulation_runs<E: ExactRotation + ?Sized>(
     t_end: f64,
     all: bool,
 ) -> Result<Vec<BoyleRun>> {
-    let keep = Keep::default();
+    let job = Job::new(exact, tol, t_end);
     let mut runs = vec![
-        measure(
-            exact,
-            TwoFrameVectors::new(),
-            &mut dop853::<6>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            TwoFrameVectors::new(),
-            &mut odex::<6>(tol)?,
-            "ODEX",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            Rotor,
-            &mut dop853::<4>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(exact, Rotor, &mut odex::<4>(tol)?, "ODEX", tol, t_end, keep)?,
-        measure(
-            exact,
-            Generator::reset(),
-            &mut dop853::<3>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            Generator::reset(),
-            &mut odex::<3>(tol)?,
-            "ODEX",
-            tol,
-            t_end,
-            keep,
-        )?,
+        job.dop853(TwoFrameVectors::new())?,
+        job.odex(TwoFrameVectors::new())?,
+        job.dop853(Rotor)?,
+        job.odex(Rotor)?,
+        job.dop853(Generator::reset())?,
+        job.odex(Generator::reset())?,
     ];
     if all {
-        // The plain generator may fail where the rotation passes near the identity (|r| → π).
-        for run in [
-            measure(
-                exact,
-                Generator::plain(),
-                &mut dop853::<3>(tol)?,
-                "DOP853",
-                tol,
-                t_end,
-                keep,
-            ),
-            measure(
-                exact,
-                Generator::plain(),
-                &mut odex::<3>(tol)?,
-                "ODEX",
-                tol,
-                t_end,
-                keep,
-            ),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            runs.push(run);
-        }
-        let lifted_dop853 = Dop853::new(
-            Tolerances::scalar(0.0, tol)?,
-            ControllerParameters::dop853(),
-        )?;
-        runs.push(measure(
-            exact,
-            Lifted,
-            &mut LieStepper::new(lifted_dop853),
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?);
-        let lifted_odex = Odex::new(Tolerances::scalar(0.0, tol)?, OdexParameters::default())?;
-        runs.push(measure(
-            exact,
-            Lifted,
-            &mut LieStepper::new(lifted_odex),
-            "ODEX",
-            tol,
-            t_end,
-            keep,
-        )?);
+        runs.push(job.dop853(Generator::plain())?);
+        runs.push(job.odex(Generator::plain())?);
+        runs.extend(job.lifted()?);
     }
     Ok(runs)
 }
@@ -332,8 +316,7 @@ impl Default for BoyleSettings {
 /// `numpy_quaternion.csv` and a summary checking the paper's statements.
 ///
 /// # Errors
-/// Those of the runs (a failing plain-generator run is left out and reported), of the figures
-/// and of writing the files.
+/// Those of the runs, of the figures and of writing the files.
 pub fn boyle_paper() -> Result<Report> {
     boyle_paper_with(&BoyleSettings::default())
 }
@@ -356,19 +339,9 @@ pub fn boyle_paper_with(settings: &BoyleSettings) -> Result<Report> {
     // Fig. 2: δ(t) of the rotor with DOP853 at every tolerance.
     let mut fig2 = Vec::new();
     for &tol in &settings.tolerances {
-        let keep = Keep {
-            deltas: true,
-            components: false,
-        };
-        fig2.push(measure(
-            &binary,
-            Rotor,
-            &mut dop853::<4>(tol)?,
-            "DOP853",
-            tol,
-            settings.t_end,
-            keep,
-        )?);
+        let mut job = Job::new(&binary, tol, settings.t_end);
+        job.keep.deltas = true;
+        fig2.push(job.dop853(Rotor)?);
     }
     write_figure2(&dir, &fig2, &mut report)?;
 
@@ -592,35 +565,55 @@ fn numpy_summary(runs: &[BoyleRun]) -> String {
     out
 }
 
-fn write_max_error(dir: &Path, runs: &[BoyleRun], report: &mut Report) -> Result<()> {
-    let mut table = Table::new(&[
-        "formulation",
-        "integrator",
-        "tol",
-        "max_delta",
-        "evaluations",
-        "steps",
-        "seconds",
-    ])?;
+/// A column of a runs table: its name and how a run fills it.
+type Column = (&'static str, fn(&BoyleRun) -> Cell);
+
+const FORMULATION: Column = ("formulation", |r| Cell::text(r.formulation));
+const INTEGRATOR: Column = ("integrator", |r| Cell::text(r.integrator));
+const TOL: Column = ("tol", |r| Cell::Real(r.tol));
+const MAX_DELTA: Column = ("max_delta", |r| Cell::Real(r.max_delta));
+const EVALUATIONS: Column = ("evaluations", |r| Cell::count(r.evaluations));
+const STEPS: Column = ("steps", |r| Cell::count(r.steps));
+
+/// Writes one row per run with `columns` to `dir/file` and lists it in the report.
+fn write_runs(
+    dir: &Path,
+    file: &str,
+    columns: &[Column],
+    runs: &[BoyleRun],
+    description: &str,
+    report: &mut Report,
+) -> Result<()> {
+    let names: Vec<&str> = columns.iter().map(|c| c.0).collect();
+    let mut table = Table::new(&names)?;
     for r in runs {
-        table.push(vec![
-            Cell::text(r.formulation),
-            Cell::text(r.integrator),
-            Cell::Real(r.tol),
-            Cell::Real(r.max_delta),
-            Cell::count(r.evaluations),
-            Cell::count(r.steps),
-            Cell::Real(r.seconds),
-        ])?;
+        table.push(columns.iter().map(|(_, cell)| cell(r)).collect())?;
     }
-    let path = dir.join("max_error.csv");
+    let path = dir.join(file);
     table.write(&path)?;
-    report.add(
-        &path,
+    report.add(&path, description);
+    Ok(())
+}
+
+fn write_max_error(dir: &Path, runs: &[BoyleRun], report: &mut Report) -> Result<()> {
+    let seconds: Column = ("seconds", |r| Cell::Real(r.seconds));
+    write_runs(
+        dir,
+        "max_error.csv",
+        &[
+            FORMULATION,
+            INTEGRATOR,
+            TOL,
+            MAX_DELTA,
+            EVALUATIONS,
+            STEPS,
+            seconds,
+        ],
+        runs,
         "the precessing binary: maximum error norm δ (Eq. 25) over every step, evaluations, \
          steps and wall time for each formulation, integrator and absolute tolerance",
-    );
-    Ok(())
+        report,
+    )
 }
 
 fn write_final_states(dir: &Path, rows: &[(String, BoyleRun)], report: &mut Report) -> Result<()> {
@@ -660,34 +653,24 @@ fn write_final_states(dir: &Path, rows: &[(String, BoyleRun)], report: &mut Repo
 }
 
 fn write_numpy(dir: &Path, runs: &[BoyleRun], report: &mut Report) -> Result<()> {
-    let mut table = Table::new(&[
-        "formulation",
-        "integrator",
-        "tol",
-        "max_intrinsic_distance",
-        "max_delta",
-        "evaluations",
-        "steps",
-    ])?;
-    for r in runs {
-        table.push(vec![
-            Cell::text(r.formulation),
-            Cell::text(r.integrator),
-            Cell::Real(r.tol),
-            Cell::Real(r.max_intrinsic),
-            Cell::Real(r.max_delta),
-            Cell::count(r.evaluations),
-            Cell::count(r.steps),
-        ])?;
-    }
-    let path = dir.join("numpy_quaternion.csv");
-    table.write(&path)?;
-    report.add(
-        &path,
+    let intrinsic: Column = ("max_intrinsic_distance", |r| Cell::Real(r.max_intrinsic));
+    write_runs(
+        dir,
+        "numpy_quaternion.csv",
+        &[
+            FORMULATION,
+            INTEGRATOR,
+            TOL,
+            intrinsic,
+            MAX_DELTA,
+            EVALUATIONS,
+            STEPS,
+        ],
+        runs,
         "numpy-quaternion's binary (T = 1e4) at tol 1e-12: the maximum intrinsic distance \
          2|log(R_exact R⁻¹)| its test bounds by 1e-10, for every formulation",
-    );
-    Ok(())
+        report,
+    )
 }
 
 /// The largest δ in each of `bins` equal time bins (the curve's shape without 10⁵ points).
@@ -800,48 +783,13 @@ fn write_figure4<E: ExactRotation + ?Sized>(
     t_end: f64,
     report: &mut Report,
 ) -> Result<()> {
-    let keep = Keep {
-        deltas: false,
-        components: true,
-    };
-    let tol = 1e-10;
+    let mut job = Job::new(exact, 1e-10, t_end);
+    job.keep.components = true;
     let runs = [
-        measure(
-            exact,
-            TwoFrameVectors::new(),
-            &mut dop853::<6>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            Rotor,
-            &mut dop853::<4>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            Generator::plain(),
-            &mut dop853::<3>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
-        measure(
-            exact,
-            Generator::reset(),
-            &mut dop853::<3>(tol)?,
-            "DOP853",
-            tol,
-            t_end,
-            keep,
-        )?,
+        job.dop853(TwoFrameVectors::new())?,
+        job.dop853(Rotor)?,
+        job.dop853(Generator::plain())?,
+        job.dop853(Generator::reset())?,
     ];
     for (run, stem) in runs
         .iter()
