@@ -699,65 +699,70 @@ fn numpy_quaternions_accuracy_requirement_is_met_with_dop853() -> lieode::Result
 #[test]
 fn dopri5_odex_and_fixed_rk4_run_every_formulation() -> lieode::Result<()> {
     use lieode::adaptive::Dopri5;
-    let q0 = UnitQuat::identity();
-    let none = SVector::<f64, 0>::zeros();
     let adaptive = Span::new(0.0, 30.0)?;
     let fixed = Span::steps(0.0, 30.0, 6000)?;
-    let options = RotationOptions::default();
     let tol = || Tolerances::scalar(0.0, 1e-11);
     let mut problem = Kinematics::inertial(|t: f64, _a: &Attitude| omega_inertial(t));
     let mut deltas = Vec::new();
+    // The largest δ and the resets of one run, labelled.
+    fn measured<F, S, P>(
+        problem: P,
+        formulation: F,
+        stepper: &mut S,
+        span: &Span,
+        label: &str,
+    ) -> lieode::Result<(String, f64, usize)>
+    where
+        F: Formulation<0> + Named + Clone,
+        P: RotationProblem<0>,
+        S: Stepper<F::Ode<P>, State = F::State>,
+    {
+        let q0 = UnitQuat::identity();
+        let s = integrate_rotation(
+            problem,
+            formulation.clone(),
+            stepper,
+            &q0,
+            &SVector::zeros(),
+            span,
+            RotationOptions::default(),
+        )?;
+        Ok((
+            format!("{} {label}", formulation.name()),
+            max_delta(&s.times, &s.frames),
+            s.resets,
+        ))
+    }
     macro_rules! all_steppers {
         ($formulation:expr, $n:literal) => {{
             let mut dopri5 = VectorStepper::new(Dopri5::<Const<$n>>::new(
                 tol()?,
                 ControllerParameters::dopri5(),
             )?);
-            let s = integrate_rotation(
+            deltas.push(measured(
                 &mut problem,
                 $formulation,
                 &mut dopri5,
-                &q0,
-                &none,
                 &adaptive,
-                options,
-            )?;
-            deltas.push((
-                format!("{} DOPRI5", $formulation.name()),
-                max_delta(&s.times, &s.frames),
-                s.resets,
-            ));
+                "DOPRI5",
+            )?);
             let mut odex =
                 VectorStepper::new(Odex::<Const<$n>>::new(tol()?, OdexParameters::default())?);
-            let s = integrate_rotation(
+            deltas.push(measured(
                 &mut problem,
                 $formulation,
                 &mut odex,
-                &q0,
-                &none,
                 &adaptive,
-                options,
-            )?;
-            deltas.push((
-                format!("{} ODEX", $formulation.name()),
-                max_delta(&s.times, &s.frames),
-                s.resets,
-            ));
+                "ODEX",
+            )?);
             let mut rk4 = Fixed::new(ExplicitRk::<f64, $n>::new(&RK4)?);
-            let s = integrate_rotation(
+            deltas.push(measured(
                 &mut problem,
                 $formulation,
                 &mut rk4,
-                &q0,
-                &none,
                 &fixed,
-                options,
-            )?;
-            deltas.push((
-                format!("{} RK4", $formulation.name()),
-                max_delta(&s.times, &s.frames),
-                s.resets,
-            ));
+                "RK4",
+            )?);
         }};
     }
     all_steppers!(FrameVectors, 9);

@@ -7,7 +7,7 @@ use nalgebra::{DefaultAllocator, SVector, allocator::Allocator};
 use super::controller::{Controller, ControllerParameters};
 use super::hairer::underflow_cause;
 use super::tolerance::Tolerances;
-use crate::engine::{Method, Stats, Step, StepState};
+use crate::engine::{Method, Stats, Step, StepState, replace_state};
 use crate::error::{Error, Result};
 use crate::lie::{AlgebraDim, LieAlgebra, LieGroup};
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
@@ -243,14 +243,6 @@ where
 
     /// Continues from `y` at the current time (the engine forgets its FSAL value).
     fn reset_state(&mut self, _problem: &mut P, y: &S) -> Result<()> {
-        if !y.all_finite() {
-            return Err(Error::NonFinite { name: "y" });
-        }
-        if self.y.is_none() {
-            return Err(not_started());
-        }
-        self.engine.forget();
-        self.y = Some(y.clone());
-        Ok(())
+        replace_state(&mut self.engine, &mut self.y, y)
     }
 }

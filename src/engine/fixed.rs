@@ -150,14 +150,27 @@ where
 
     /// Continues from `y` at the current time (the engine forgets its FSAL value).
     fn reset_state(&mut self, _problem: &mut P, y: &S) -> Result<()> {
-        if !y.all_finite() {
-            return Err(Error::NonFinite { name: "y" });
-        }
-        if self.y.is_none() {
-            return Err(not_started());
-        }
-        self.engine.forget();
-        self.y = Some(y.clone());
-        Ok(())
+        replace_state(&mut self.engine, &mut self.y, y)
     }
+}
+
+/// Replaces the carried state of a fixed-step or controlled engine by `y` (after checking it)
+/// and makes the engine forget its FSAL value: [`Stepper::reset_state`] for both adapters.
+///
+/// # Errors
+/// [`Error::NonFinite`] naming `y`; [`not_started`] before the start.
+pub(crate) fn replace_state<E: Method, S: StepState>(
+    engine: &mut E,
+    slot: &mut Option<S>,
+    y: &S,
+) -> Result<()> {
+    if !y.all_finite() {
+        return Err(Error::NonFinite { name: "y" });
+    }
+    if slot.is_none() {
+        return Err(not_started());
+    }
+    engine.forget();
+    *slot = Some(y.clone());
+    Ok(())
 }

@@ -37,6 +37,7 @@ pub use composition::{
 };
 pub use explicit_rk::ExplicitRk;
 pub use fixed::Fixed;
+pub(crate) use fixed::replace_state;
 pub use implicit::{ImplicitMuntheKaas, ImplicitRk};
 pub use munthe_kaas::MuntheKaas;
 pub use stage_solver::{FixedPoint, Newton, NonlinearOptions};
