@@ -9,15 +9,15 @@
 //! run one alone); every paper reproduction adds itself here.
 
 use lieode::reproduce::{
-    Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, spiral_paper,
-    work_precision_demo, write_index,
+    Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, many_bodies,
+    spiral_paper, work_precision_demo, write_index,
 };
 
 /// A reproduction: its title and the library call that runs it.
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let runs: [Reproduction; 7] = [
+    let runs: [Reproduction; 8] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
         ("convergence demo", convergence_demo),
@@ -25,6 +25,7 @@ fn main() -> lieode::Result<()> {
         ("SPIRAL paper (del Valle et al. 2024)", spiral_paper),
         ("Krysl's paper (2007)", krysl_paper),
         ("Boyle's paper (2017)", boyle_paper),
+        ("many bodies: SPIRAL throughput", many_bodies),
     ];
     let mut reports = Vec::new();
     for (title, run) in runs {

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | a finite input outside its valid range (a zero step count, a negative tolerance, a span of the wrong kind) | [`Error::InvalidParameter`] |
 //! | NaN or an infinity in an input (a time, a step size, a state, a tolerance, a coefficient given by the user) | [`Error::NonFinite`] |
-//! | NaN or an infinity *computed* during a run (a right-hand side, a torque, a new state) | [`Error::NonFiniteState`] |
+//! | NaN or an infinity *computed* during a run (a right-hand side, a torque, a new state) | [`Error::NonFiniteState`], or [`Error::NonFiniteBody`] naming the body of a many-body system |
 //! | an element off its group | [`Error::NotOnGroup`] |
 //! | an iteration that did not converge (implicit solve, event location, adjoint) | [`Error::NonConvergence`] |
 //! | step-size underflow, a method's step limit, stiffness | [`Error::StepSizeTooSmall`], [`Error::MaxStepsExceeded`], [`Error::ProblemIsStiff`] |
@@ -122,6 +122,17 @@ pub enum Error {
     #[error("the problem seems stiff at t = {t:e}")]
     ProblemIsStiff {
         /// The time reached.
+        t: f64,
+    },
+    /// A non-finite value computed for one body of a many-body system (a force, a torque, a
+    /// new state), with the body's index and the time.
+    #[error("non-finite {what} of body {body} at t = {t:e}")]
+    NonFiniteBody {
+        /// What was non-finite.
+        what: &'static str,
+        /// The body's index.
+        body: usize,
+        /// The time.
         t: f64,
     },
     /// Reading or writing a file failed.

@@ -31,6 +31,7 @@ pub mod problems;
 pub mod reproduce;
 pub mod rotation;
 pub mod stepper;
+pub mod system;
 pub mod tableau;
 pub mod tour;
 

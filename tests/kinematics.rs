@@ -582,8 +582,9 @@ fn the_rotor_with_dop853_tracks_the_binary_over_its_whole_span() -> lieode::Resu
         .zip(&sol.frames)
         .map(|(t, a)| frame_error(&binary.frame(*t), a))
         .fold(0.0, f64::max);
-    // Measured 2.1e-11 (the target: below 1e-9).
-    assert!(max < 1e-10, "max δ = {max:e}");
+    // Measured 2.1e-11: round-off over 35 540 steps, so a one-ulp change in the exact rotor
+    // moves it by a factor of five. Asserted at the target, 1e-9.
+    assert!(max < 1e-9, "max δ = {max:e}");
     Ok(())
 }
 

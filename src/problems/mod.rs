@@ -44,6 +44,10 @@ pub mod rigid_body;
 pub mod sphere;
 pub mod vector;
 
+pub use boyle::{
+    ExactRotation, NumpyQuaternionBinary, PrecessingBinary, ZupanSaje, frame_error,
+    omega_from_generator, rotor_frame,
+};
 pub use cylinder::{CylinderParameters, SpiralCylinder, benchmark_errors};
 pub use linear_so3::LinearSo3;
 pub use rigid_body::TorquedRigidBody;

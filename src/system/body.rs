@@ -1,0 +1,92 @@
+//! A rigid body that translates and rotates: mass and principal inertia.
+
+use nalgebra::{Matrix3, Quaternion};
+
+use crate::body::RigidBody;
+use crate::error::{Error, Result, check_finite};
+
+/// A rigid body of the many-body layer: its mass and its rotational inertia ([`RigidBody`]:
+/// the principal moments, or a full tensor diagonalised with [`Body::from_tensor`]).
+///
+/// # Examples
+/// ```
+/// use lieode::system::Body;
+/// let ball = Body::solid_sphere(2.0, 0.5)?; // m = 2, r = 0.5: I = 2/5 m r² = 0.2
+/// assert!((ball.rigid().inertia().x - 0.2).abs() < 1e-15);
+/// assert!(Body::new(0.0, [1.0, 1.0, 1.0]).is_err());
+/// # Ok::<(), lieode::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    mass: f64,
+    inverse_mass: f64,
+    rigid: RigidBody,
+}
+
+impl Body {
+    /// A body of mass `mass` with the principal moments `inertia` (in its principal frame).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `mass`; [`Error::InvalidParameter`] naming `mass` unless it is
+    /// positive with a finite reciprocal; those of [`RigidBody::new`] for the moments.
+    pub fn new(mass: f64, inertia: [f64; 3]) -> Result<Self> {
+        check_finite("mass", mass)?;
+        if !(mass > 0.0 && (1.0 / mass).is_finite()) {
+            return Err(Error::InvalidParameter {
+                name: "mass",
+                value: format!("{mass:e}"),
+                expected: "a positive mass with a finite reciprocal".into(),
+            });
+        }
+        Ok(Self {
+            mass,
+            inverse_mass: 1.0 / mass,
+            rigid: RigidBody::new(inertia)?,
+        })
+    }
+
+    /// A body of mass `mass` with a general symmetric inertia tensor, diagonalised: returns the
+    /// body in its principal frame and the rotor from the principal to the given frame (see
+    /// [`RigidBody::from_tensor`]).
+    ///
+    /// # Errors
+    /// As [`Body::new`] and [`RigidBody::from_tensor`].
+    pub fn from_tensor(mass: f64, tensor: &Matrix3<f64>) -> Result<(Self, Quaternion<f64>)> {
+        let (rigid, rotor) = RigidBody::from_tensor(tensor)?;
+        let inertia = rigid.inertia();
+        Ok((Self::new(mass, [inertia.x, inertia.y, inertia.z])?, rotor))
+    }
+
+    /// A homogeneous solid sphere, `I = 2/5 m r²`.
+    ///
+    /// # Errors
+    /// As [`Body::new`]; [`Error::InvalidParameter`] naming `radius` unless it is positive and
+    /// finite.
+    pub fn solid_sphere(mass: f64, radius: f64) -> Result<Self> {
+        check_finite("radius", radius)?;
+        if radius <= 0.0 {
+            return Err(Error::InvalidParameter {
+                name: "radius",
+                value: format!("{radius:e}"),
+                expected: "a positive radius".into(),
+            });
+        }
+        let i = 0.4 * mass * radius * radius;
+        Self::new(mass, [i, i, i])
+    }
+
+    /// The mass.
+    pub fn mass(&self) -> f64 {
+        self.mass
+    }
+
+    /// `1/m`.
+    pub fn inverse_mass(&self) -> f64 {
+        self.inverse_mass
+    }
+
+    /// The rotational part: principal moments and Euler's equations.
+    pub fn rigid(&self) -> &RigidBody {
+        &self.rigid
+    }
+}

@@ -1,0 +1,182 @@
+//! The force model of a many-body system: forces and torques on every body at once.
+
+use nalgebra::{Quaternion, Vector3};
+
+use crate::error::{Error, Result};
+use crate::rotation::TorqueField;
+
+/// The frame a force model gives its torques in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TorqueFrame {
+    /// Lab-frame torques (contacts, fields); the steppers rotate them into the body frame with
+    /// the rotor of the time the torque is evaluated at.
+    Lab,
+    /// Body-frame torques.
+    Body,
+}
+
+/// The state a force model sees: positions, velocities, rotors and body-frame angular
+/// velocities of every body at `t`, as the method provides them (a leapfrog method's velocities
+/// are half a step behind its positions; each method documents what it passes).
+#[derive(Debug, Clone, Copy)]
+pub struct SystemView<'a> {
+    /// The time of the positions and rotors.
+    pub t: f64,
+    /// Positions (lab).
+    pub positions: &'a [Vector3<f64>],
+    /// Linear velocities (lab).
+    pub velocities: &'a [Vector3<f64>],
+    /// Rotors, body → lab.
+    pub rotors: &'a [Quaternion<f64>],
+    /// Angular velocities (body frame).
+    pub omegas: &'a [Vector3<f64>],
+}
+
+/// Forces (lab frame) and torques (in the model's [`TorqueFrame`]) on every body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loads {
+    /// Forces, lab frame.
+    pub forces: Vec<Vector3<f64>>,
+    /// Torques, in the model's frame.
+    pub torques: Vec<Vector3<f64>>,
+}
+
+impl Loads {
+    /// Zero loads on `n` bodies.
+    pub fn zeros(n: usize) -> Self {
+        Self {
+            forces: vec![Vector3::zeros(); n],
+            torques: vec![Vector3::zeros(); n],
+        }
+    }
+
+    /// Checks that every force and torque is finite.
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteBody`] naming `force` or `torque`, the body and the time `t`.
+    pub fn check_finite(&self, t: f64) -> Result<()> {
+        for (i, (f, tau)) in self.forces.iter().zip(&self.torques).enumerate() {
+            for (what, v) in [("force", f), ("torque", tau)] {
+                if !v.iter().all(|x| x.is_finite()) {
+                    return Err(Error::NonFiniteBody { what, body: i, t });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A force model `F(t, state of all bodies) → (forces, torques)`, evaluated once per force
+/// evaluation of a method for the whole system (contacts, fields, drag, springs between bodies).
+pub trait SystemForces {
+    /// The frame of the torques it writes.
+    fn torque_frame(&self) -> TorqueFrame;
+
+    /// Writes the forces and torques on every body for the state `view` into `loads` (sized to
+    /// the number of bodies, zeroed by the caller).
+    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads);
+}
+
+impl<S: SystemForces + ?Sized> SystemForces for &mut S {
+    fn torque_frame(&self) -> TorqueFrame {
+        (**self).torque_frame()
+    }
+    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
+        (**self).loads(view, loads)
+    }
+}
+
+/// Independent bodies: each body's force and torque from its own state,
+/// `f(i, t, x, v, q, ω) → (force, torque)` (gravity, drag, a body-fixed thruster). Evaluated in
+/// parallel over the bodies with the `parallel` feature.
+#[derive(Debug, Clone, Copy)]
+pub struct PerBody<F> {
+    /// The frame of the torques `f` returns.
+    pub frame: TorqueFrame,
+    /// The per-body model.
+    pub model: F,
+}
+
+/// The per-body model's signature: `(body, t, x, v, q, ω) → (force, torque)`.
+pub trait BodyModel:
+    Fn(
+        usize,
+        f64,
+        &Vector3<f64>,
+        &Vector3<f64>,
+        &Quaternion<f64>,
+        &Vector3<f64>,
+    ) -> (Vector3<f64>, Vector3<f64>)
+    + Sync
+{
+}
+
+impl<F> BodyModel for F where
+    F: Fn(
+            usize,
+            f64,
+            &Vector3<f64>,
+            &Vector3<f64>,
+            &Quaternion<f64>,
+            &Vector3<f64>,
+        ) -> (Vector3<f64>, Vector3<f64>)
+        + Sync
+{
+}
+
+impl<F: BodyModel> SystemForces for PerBody<F> {
+    fn torque_frame(&self) -> TorqueFrame {
+        self.frame
+    }
+
+    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
+        let model = &self.model;
+        let t = view.t;
+        let one = |(i, (force, torque)): (usize, (&mut Vector3<f64>, &mut Vector3<f64>))| {
+            (*force, *torque) = model(
+                i,
+                t,
+                &view.positions[i],
+                &view.velocities[i],
+                &view.rotors[i],
+                &view.omegas[i],
+            );
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            loads
+                .forces
+                .par_iter_mut()
+                .zip(loads.torques.par_iter_mut())
+                .enumerate()
+                .with_min_len(super::PARALLEL_CHUNK)
+                .for_each(one);
+        }
+        #[cfg(not(feature = "parallel"))]
+        loads
+            .forces
+            .iter_mut()
+            .zip(loads.torques.iter_mut())
+            .enumerate()
+            .for_each(one);
+    }
+}
+
+/// A single-body [`TorqueField`] applied to every body: no force, the body-frame torque
+/// `τ(t, q_i, ω_i)` of the field on each body. The rotational catalogue's torque fields are
+/// this special case of [`SystemForces`].
+#[derive(Debug, Clone, Copy)]
+pub struct EveryBody<T>(pub T);
+
+impl<T: TorqueField> SystemForces for EveryBody<T> {
+    fn torque_frame(&self) -> TorqueFrame {
+        TorqueFrame::Body
+    }
+
+    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
+        for (i, torque) in loads.torques.iter_mut().enumerate() {
+            *torque = self.0.body_torque(view.t, &view.rotors[i], &view.omegas[i]);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The state of N rigid bodies as a structure of arrays.
+
+use nalgebra::{Quaternion, Vector3};
+
+use crate::error::{Error, Result};
+
+/// The synchronised state of N rigid bodies at time `t`, stored as a structure of arrays:
+/// positions `x_i` and linear velocities `v_i` (lab frame), rotors `q_i` (body → lab, scalar
+/// first, `v_lab = q v_body q⁻¹`) and angular velocities `ω_i` (body frame), each a contiguous
+/// array indexed by body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SystemState {
+    /// The time.
+    pub t: f64,
+    /// Centre-of-mass positions (lab frame).
+    pub positions: Vec<Vector3<f64>>,
+    /// Linear velocities (lab frame).
+    pub velocities: Vec<Vector3<f64>>,
+    /// Rotors, body → lab.
+    pub rotors: Vec<Quaternion<f64>>,
+    /// Angular velocities (body frame).
+    pub omegas: Vec<Vector3<f64>>,
+}
+
+impl SystemState {
+    /// A state from its arrays.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the array whose length differs from `positions`',
+    /// or naming `rotors` for a zero rotor (with the body's index); [`Error::NonFinite`] naming
+    /// `t`; [`Error::NonFiniteBody`] for a non-finite entry, with the body's index.
+    pub fn new(
+        t: f64,
+        positions: Vec<Vector3<f64>>,
+        velocities: Vec<Vector3<f64>>,
+        rotors: Vec<Quaternion<f64>>,
+        omegas: Vec<Vector3<f64>>,
+    ) -> Result<Self> {
+        let state = Self {
+            t,
+            positions,
+            velocities,
+            rotors,
+            omegas,
+        };
+        state.validate()?;
+        Ok(state)
+    }
+
+    /// N bodies at rest at the origin with the identity orientation.
+    pub fn at_rest(t: f64, n: usize) -> Self {
+        Self {
+            t,
+            positions: vec![Vector3::zeros(); n],
+            velocities: vec![Vector3::zeros(); n],
+            rotors: vec![Quaternion::identity(); n],
+            omegas: vec![Vector3::zeros(); n],
+        }
+    }
+
+    /// The number of bodies.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether there are no bodies.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Checks lengths, finiteness and rotors (see [`SystemState::new`]).
+    ///
+    /// # Errors
+    /// As [`SystemState::new`].
+    pub fn validate(&self) -> Result<()> {
+        crate::error::check_finite("t", self.t)?;
+        let n = self.positions.len();
+        for (name, len) in [
+            ("velocities", self.velocities.len()),
+            ("rotors", self.rotors.len()),
+            ("omegas", self.omegas.len()),
+        ] {
+            if len != n {
+                return Err(Error::InvalidParameter {
+                    name,
+                    value: format!("{len} entries"),
+                    expected: format!("one per body: {n}, as positions"),
+                });
+            }
+        }
+        for i in 0..n {
+            let finite = self.positions[i].iter().all(|x| x.is_finite())
+                && self.velocities[i].iter().all(|x| x.is_finite())
+                && self.rotors[i].coords.iter().all(|x| x.is_finite())
+                && self.omegas[i].iter().all(|x| x.is_finite());
+            if !finite {
+                return Err(Error::NonFiniteBody {
+                    what: "state",
+                    body: i,
+                    t: self.t,
+                });
+            }
+            if self.rotors[i].coords.amax() == 0.0 {
+                return Err(Error::InvalidParameter {
+                    name: "rotors",
+                    value: format!("zero rotor of body {i}"),
+                    expected: "non-zero rotors".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
