@@ -364,3 +364,147 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     assert!(Stepper::<Faulty>::step(&mut stepper, &mut Faulty).is_err());
     Ok(())
 }
+
+// ---------------------------------------------------------------------------------------------
+// RK4
+// ---------------------------------------------------------------------------------------------
+
+use lieode::rotation::Rk4;
+use lieode::system::Rk4System;
+
+fn run_rk4<P: SystemForces>(
+    stepper: &mut Rk4System,
+    forces: &mut P,
+    y0: &SystemState,
+    dt: f64,
+    steps: usize,
+) -> lieode::Result<SystemState> {
+    let span = Span::stride(y0.t, dt, steps)?;
+    let sol = integrate(stepper, forces, y0, &span, Options::record(Record::Ends))?;
+    Ok(sol.states.last().expect("the final state").clone())
+}
+
+#[test]
+fn rk4_with_one_body_is_the_catalogues_rk4_bit_for_bit() -> lieode::Result<()> {
+    let cylinder = SpiralCylinder::paper()?;
+    let start = cylinder.initial_state();
+    let rigid = cylinder.body();
+    let inertia = rigid.inertia();
+    let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
+    let dt = 1e-3;
+    let span = Span::stride(start.t, dt, 1000)?;
+    let reference = integrate(
+        &mut Rk4::new(*rigid),
+        &mut cylinder.torque(),
+        &start,
+        &span,
+        Options::record(Record::Ends),
+    )?;
+    let reference = reference.states.last().unwrap();
+    let mut y0 = SystemState::at_rest(start.t, 1);
+    y0.rotors[0] = start.q;
+    y0.omegas[0] = start.omega;
+    let end = run_rk4(
+        &mut Rk4System::uniform(body, 1),
+        &mut EveryBody(cylinder.torque()),
+        &y0,
+        dt,
+        1000,
+    )?;
+    assert_eq!(end.rotors[0], reference.q);
+    assert_eq!(end.omegas[0], reference.omega);
+    Ok(())
+}
+
+/// With the loads at the stage velocities, RK4 keeps order 4 under drag and a damping torque
+/// (the problem of the SPIRAL test above), in position, velocity and angular velocity.
+#[test]
+fn rk4_keeps_order_four_with_velocity_dependent_loads() -> lieode::Result<()> {
+    let (m, gamma, c) = (2.0, 0.8, 0.5);
+    let ball = Body::solid_sphere(m, 0.5)?;
+    let j = ball.rigid().inertia().x;
+    let mut damped = PerBody {
+        frame: TorqueFrame::Lab,
+        model: move |_i: usize,
+                     _t: f64,
+                     _x: &Vector3<f64>,
+                     v: &Vector3<f64>,
+                     q: &Quaternion<f64>,
+                     w: &Vector3<f64>| {
+            // The damping torque written in the lab frame: R(−cJω_b).
+            let lab = q * Quaternion::from_imag(-c * j * w) * q.conjugate();
+            (-gamma * v, lab.imag() / q.norm_squared())
+        },
+    };
+    let mut y0 = SystemState::at_rest(0.0, 1);
+    y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
+    y0.omegas[0] = Vector3::new(0.3, 0.2, 3.0);
+    let t_end = 2.0;
+    let (mut v_errors, mut x_errors, mut w_errors) = (Vec::new(), Vec::new(), Vec::new());
+    for steps in [20, 40, 80] {
+        let dt = t_end / steps as f64;
+        let end = run_rk4(
+            &mut Rk4System::uniform(ball, 1),
+            &mut damped,
+            &y0,
+            dt,
+            steps,
+        )?;
+        let decay = (-gamma * t_end / m).exp();
+        v_errors.push((end.velocities[0] - y0.velocities[0] * decay).norm());
+        x_errors.push((end.positions[0] - y0.velocities[0] * (m / gamma) * (1.0 - decay)).norm());
+        w_errors.push((end.omegas[0] - y0.omegas[0] * (-c * t_end).exp()).norm());
+    }
+    for (name, errors) in [("v", &v_errors), ("x", &x_errors), ("ω", &w_errors)] {
+        for w in errors.windows(2) {
+            let order = (w[0] / w[1]).log2();
+            assert!(
+                (order - 4.0).abs() < 0.15,
+                "{name} order {order}: {errors:?}"
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn rk4_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
+    let n = 4000;
+    let ball = Body::solid_sphere(1.0, 0.1)?;
+    let mut y0 = SystemState::at_rest(0.0, n);
+    for i in 0..n {
+        let s = i as f64;
+        y0.velocities[i] = Vector3::new(s.sin(), 0.1, s.cos());
+        y0.omegas[i] = Vector3::new(1.0, (0.3 * s).sin(), 0.2);
+    }
+    let model =
+        |_i: usize,
+         t: f64,
+         x: &Vector3<f64>,
+         v: &Vector3<f64>,
+         _q: &Quaternion<f64>,
+         w: &Vector3<f64>| { (-0.5 * x - 0.1 * v + Vector3::z() * t.sin(), -0.02 * w) };
+    let mut results = Vec::new();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        results.push(pool.install(|| {
+            let mut forces = PerBody {
+                frame: TorqueFrame::Body,
+                model,
+            };
+            run_rk4(
+                &mut Rk4System::uniform(ball, n),
+                &mut forces,
+                &y0,
+                1e-2,
+                100,
+            )
+        })?);
+    }
+    assert_eq!(results[0], results[1]);
+    Ok(())
+}

@@ -15,10 +15,11 @@
 //! | method | rotation | translation | loads per step | velocities the loads see |
 //! |---|---|---|---|---|
 //! | [`SpiralLeapfrogSystem`] | SPIRAL leapfrog (SSPRK3 ω, exponential q) | leapfrog | 1 | `v_{n−½}`, `ω_{n−½}` |
+//! | [`Rk4System`] | classical RK4 on `(q, ω)`, rotor normalised after the step | the same RK4 stages | 4 | the stage velocities |
 //!
-//! **Status:** the first method of the six-degree-of-freedom layer (issue 13, in progress);
-//! the other catalogue methods, their order table and the N = 1 wrappers of the rotational
-//! catalogue follow.
+//! **Status:** the first two methods of the six-degree-of-freedom layer (issue 13, in
+//! progress); the other catalogue methods, their order table and the N = 1 wrappers of the
+//! rotational catalogue follow.
 //!
 //! With the `parallel` feature (on by default) the bodies are processed on rayon's pool in
 //! chunks of at least [`PARALLEL_CHUNK`]; each body's update is independent, so results are
@@ -26,11 +27,13 @@
 
 mod body;
 mod forces;
+mod rk4;
 mod spiral;
 mod state;
 
 pub use body::Body;
 pub use forces::{BodyModel, EveryBody, Loads, PerBody, SystemForces, SystemView, TorqueFrame};
+pub use rk4::Rk4System;
 pub use spiral::SpiralLeapfrogSystem;
 pub use state::SystemState;
 

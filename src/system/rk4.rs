@@ -1,0 +1,388 @@
+//! Classical RK4 on N bodies in six degrees of freedom: the same stages for translation and
+//! rotation.
+
+use nalgebra::{Quaternion, Vector3};
+
+use super::body::Body;
+use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::state::SystemState;
+use crate::body::quaternion::{normalize, pure, rotate_inverse};
+use crate::error::{Error, Result};
+use crate::rotation::stepper::StepClock;
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
+use crate::tableau::registry::RK4;
+
+/// The four arrays of a system state (positions, velocities, rotors, body angular velocities).
+#[derive(Debug, Clone, Default)]
+struct Arrays {
+    x: Vec<Vector3<f64>>,
+    v: Vec<Vector3<f64>>,
+    q: Vec<Quaternion<f64>>,
+    w: Vec<Vector3<f64>>,
+}
+
+impl Arrays {
+    fn of(state: &SystemState) -> Self {
+        Self {
+            x: state.positions.clone(),
+            v: state.velocities.clone(),
+            q: state.rotors.clone(),
+            w: state.omegas.clone(),
+        }
+    }
+
+    fn view(&self, t: f64) -> SystemView<'_> {
+        SystemView {
+            t,
+            positions: &self.x,
+            velocities: &self.v,
+            rotors: &self.q,
+            omegas: &self.w,
+        }
+    }
+}
+
+/// Classical RK4 (Kutta 1901; the tableau [`RK4`]) on every body's 13-component ambient state
+/// `(x, v, q, ω_b)`,
+///
+/// ```text
+/// ẋ = v,   v̇ = F/m,   q̇ = ½ q ⊗ (0, ω_b),   ω̇_b = J⁻¹(τ_b − ω_b × J ω_b)
+/// ```
+///
+/// with the loads of the whole system evaluated at each of the four stage states (four
+/// evaluations per step, at the stage times, stage rotors and stage velocities — velocity-
+/// dependent loads included, so the method keeps its order 4 with them). Each rotor is
+/// normalised after the step, as the rotational catalogue's RK4 does by default; with one body
+/// and a body-frame torque it is that method ([`crate::rotation::Rk4`]) bit for bit (tested).
+/// Lab-frame torques are rotated into the body frame with each stage rotor.
+///
+/// With the `parallel` feature each stage's update runs over the bodies on rayon's pool;
+/// results are identical for any number of threads.
+#[derive(Debug, Clone)]
+pub struct Rk4System {
+    bodies: Vec<Body>,
+    clock: StepClock,
+    t: f64,
+    dt: f64,
+    steps: Option<usize>,
+    /// `y_n`.
+    state: Arrays,
+    /// The stage state `y_n + h a_{i,i−1} k_{i−1}`.
+    stage: Arrays,
+    /// `y_{n+1}` as it accumulates `h b_i k_i`.
+    next: Arrays,
+    loads: Loads,
+    stats: Stats,
+    started: bool,
+}
+
+impl Rk4System {
+    /// The method for `bodies` (one entry per body).
+    pub fn new(bodies: Vec<Body>) -> Self {
+        let n = bodies.len();
+        Self {
+            bodies,
+            clock: StepClock::default(),
+            t: f64::NAN,
+            dt: 0.0,
+            steps: None,
+            state: Arrays::default(),
+            stage: Arrays::default(),
+            next: Arrays::default(),
+            loads: Loads::zeros(n),
+            stats: Stats::default(),
+            started: false,
+        }
+    }
+
+    /// `n` copies of one body.
+    pub fn uniform(body: Body, n: usize) -> Self {
+        Self::new(vec![body; n])
+    }
+}
+
+impl StepperInfo for Rk4System {
+    fn name(&self) -> &str {
+        "rk4"
+    }
+
+    fn time(&self) -> f64 {
+        self.t
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// One body's stage: the derivative `k` at the stage state, added to `next` with `h b`, and
+/// the next stage state `y_n + h a k` (when `a` is given).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn stage_body(
+    body: &Body,
+    frame: TorqueFrame,
+    hb: f64,
+    ha: Option<f64>,
+    y: (
+        &Vector3<f64>,
+        &Vector3<f64>,
+        &Quaternion<f64>,
+        &Vector3<f64>,
+    ),
+    s: (
+        &mut Vector3<f64>,
+        &mut Vector3<f64>,
+        &mut Quaternion<f64>,
+        &mut Vector3<f64>,
+    ),
+    n: (
+        &mut Vector3<f64>,
+        &mut Vector3<f64>,
+        &mut Quaternion<f64>,
+        &mut Vector3<f64>,
+    ),
+    force: &Vector3<f64>,
+    torque: &Vector3<f64>,
+) {
+    let tau = match frame {
+        TorqueFrame::Body => *torque,
+        TorqueFrame::Lab => rotate_inverse(s.2, torque),
+    };
+    // k = (v, F/m, ½ q ⊗ ω, ω̇) at the stage state.
+    let kx = *s.1;
+    let kv = force * body.inverse_mass();
+    let kq = (*s.2 * pure(s.3)) * 0.5;
+    let kw = body.rigid().angular_acceleration(s.3, &tau);
+    *n.0 += kx * hb;
+    *n.1 += kv * hb;
+    *n.2 += kq * hb;
+    *n.3 += kw * hb;
+    if let Some(ha) = ha {
+        *s.0 = y.0 + kx * ha;
+        *s.1 = y.1 + kv * ha;
+        *s.2 = y.2 + kq * ha;
+        *s.3 = y.3 + kw * ha;
+    }
+}
+
+impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
+    type State = SystemState;
+    type Segment = NoDenseOutput<SystemState>;
+
+    /// Starts at `y0` on a fixed-step span.
+    ///
+    /// # Errors
+    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
+    /// number of bodies, naming `span` for an adaptive span or a non-positive step.
+    fn start(&mut self, _problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+        y0.validate()?;
+        if y0.len() != self.bodies.len() {
+            return Err(Error::InvalidParameter {
+                name: "y0",
+                value: format!("{} bodies", y0.len()),
+                expected: format!("{} bodies, as the method", self.bodies.len()),
+            });
+        }
+        let (dt, steps) = span.fixed_step()?;
+        if dt <= 0.0 {
+            return Err(Error::InvalidParameter {
+                name: "span",
+                value: format!("dt = {dt:e}"),
+                expected: "a positive step".into(),
+            });
+        }
+        self.state = Arrays::of(y0);
+        self.stage = self.state.clone();
+        self.next = self.state.clone();
+        self.loads = Loads::zeros(y0.len());
+        self.stats = Stats::default();
+        self.clock = StepClock::start(y0.t, dt);
+        self.t = y0.t;
+        self.dt = dt;
+        self.steps = (steps != usize::MAX).then_some(steps);
+        self.started = true;
+        Ok(())
+    }
+
+    /// One step of every body: four load evaluations.
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
+    /// the time; [`not_started`] before the start.
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        if !self.started {
+            return Err(not_started());
+        }
+        let (t, h) = (self.t, self.dt);
+        let frame = problem.torque_frame();
+        self.stage.clone_from(&self.state);
+        self.next.clone_from(&self.state);
+        for i in 0..4 {
+            let t_stage = t + RK4.c[i] * h;
+            self.loads
+                .forces
+                .iter_mut()
+                .for_each(|f| *f = Vector3::zeros());
+            self.loads
+                .torques
+                .iter_mut()
+                .for_each(|f| *f = Vector3::zeros());
+            problem.loads(&self.stage.view(t_stage), &mut self.loads);
+            self.stats.rhs_evaluations += 1;
+            self.loads.check_finite(t_stage)?;
+            let hb = h * RK4.b[i];
+            let ha = (i < 3).then(|| h * RK4.a[(i + 1) * 4 + i]);
+            stage_all(self, frame, hb, ha);
+        }
+        for q in &mut self.next.q {
+            *q = normalize(q);
+        }
+        let t1 = self.clock.after(1);
+        for i in 0..self.bodies.len() {
+            let n = &self.next;
+            let finite = n.x[i]
+                .iter()
+                .chain(n.v[i].iter())
+                .chain(n.w[i].iter())
+                .all(|c| c.is_finite())
+                && n.q[i].coords.iter().all(|c| c.is_finite());
+            if !finite {
+                return Err(Error::NonFiniteBody {
+                    what: "state",
+                    body: i,
+                    t: t1,
+                });
+            }
+        }
+        std::mem::swap(&mut self.state, &mut self.next);
+        self.t = self.clock.tick();
+        self.stats.steps += 1;
+        self.stats.accepted += 1;
+        Ok(StepReport {
+            t_start: t,
+            t_end: self.t,
+            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
+        })
+    }
+
+    fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
+        if !self.started {
+            return Err(not_started());
+        }
+        Ok(SystemState {
+            t: self.t,
+            positions: self.state.x.clone(),
+            velocities: self.state.v.clone(),
+            rotors: self.state.q.clone(),
+            omegas: self.state.w.clone(),
+        })
+    }
+}
+
+/// A body's read-only state `(x, v, q, ω)`.
+type Body4<'a> = (
+    &'a Vector3<f64>,
+    &'a Vector3<f64>,
+    &'a Quaternion<f64>,
+    &'a Vector3<f64>,
+);
+
+/// A body's writable state `(x, v, q, ω)`.
+type Body4Mut<'a> = (
+    &'a mut Vector3<f64>,
+    &'a mut Vector3<f64>,
+    &'a mut Quaternion<f64>,
+    &'a mut Vector3<f64>,
+);
+
+/// What one stage of one body works on: the body, `y_n`, the stage state, `y_{n+1}` and the
+/// loads.
+type StageItem<'a> = (
+    (
+        (((&'a Body, Body4<'a>), Body4Mut<'a>), Body4Mut<'a>),
+        &'a Vector3<f64>,
+    ),
+    &'a Vector3<f64>,
+);
+
+/// One stage over every body (in parallel with the `parallel` feature).
+fn stage_all(s: &mut Rk4System, frame: TorqueFrame, hb: f64, ha: Option<f64>) {
+    let Rk4System {
+        bodies,
+        state,
+        stage,
+        next,
+        loads,
+        ..
+    } = s;
+    let one = |(((((b, y), st), nx), f), tau): StageItem<'_>| {
+        stage_body(b, frame, hb, ha, y, st, nx, f, tau)
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        let y = (
+            state.x.par_iter(),
+            state.v.par_iter(),
+            state.q.par_iter(),
+            state.w.par_iter(),
+        )
+            .into_par_iter();
+        let st = (
+            stage.x.par_iter_mut(),
+            stage.v.par_iter_mut(),
+            stage.q.par_iter_mut(),
+            stage.w.par_iter_mut(),
+        )
+            .into_par_iter();
+        let nx = (
+            next.x.par_iter_mut(),
+            next.v.par_iter_mut(),
+            next.q.par_iter_mut(),
+            next.w.par_iter_mut(),
+        )
+            .into_par_iter();
+        bodies
+            .par_iter()
+            .zip(y)
+            .zip(st)
+            .zip(nx)
+            .zip(loads.forces.par_iter())
+            .zip(loads.torques.par_iter())
+            .with_min_len(super::PARALLEL_CHUNK)
+            .for_each(one);
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let y = state
+            .x
+            .iter()
+            .zip(&state.v)
+            .zip(&state.q)
+            .zip(&state.w)
+            .map(|(((x, v), q), w)| (x, v, q, w));
+        let st = stage
+            .x
+            .iter_mut()
+            .zip(stage.v.iter_mut())
+            .zip(stage.q.iter_mut())
+            .zip(stage.w.iter_mut())
+            .map(|(((x, v), q), w)| (x, v, q, w));
+        let nx = next
+            .x
+            .iter_mut()
+            .zip(next.v.iter_mut())
+            .zip(next.q.iter_mut())
+            .zip(next.w.iter_mut())
+            .map(|(((x, v), q), w)| (x, v, q, w));
+        bodies
+            .iter()
+            .zip(y)
+            .zip(st)
+            .zip(nx)
+            .zip(&loads.forces)
+            .zip(&loads.torques)
+            .for_each(one);
+    }
+}
