@@ -362,6 +362,40 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     );
     let mut stepper = SpiralLeapfrogSystem::uniform(ball, 4);
     assert!(Stepper::<Faulty>::step(&mut stepper, &mut Faulty).is_err());
+    // A model that resizes the loads is refused, naming them.
+    struct Shrinking;
+    impl SystemForces for Shrinking {
+        fn torque_frame(&self) -> TorqueFrame {
+            TorqueFrame::Body
+        }
+        fn loads(&mut self, _view: &SystemView<'_>, loads: &mut Loads) {
+            loads.forces.pop();
+        }
+    }
+    let error = run(
+        &mut SpiralLeapfrogSystem::uniform(ball, 4),
+        &mut Shrinking,
+        &y0,
+        0.01,
+        5,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, Error::InvalidParameter { name: "loads", .. }),
+        "{error:?}"
+    );
+    let error = run_rk4(
+        &mut Rk4System::uniform(ball, 4),
+        &mut Shrinking,
+        &y0,
+        0.01,
+        5,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, Error::InvalidParameter { name: "loads", .. }),
+        "{error:?}"
+    );
     Ok(())
 }
 

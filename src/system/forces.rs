@@ -50,6 +50,27 @@ impl Loads {
         }
     }
 
+    /// Checks that a model left one force and one torque per body (`n`) and that every one is
+    /// finite.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `loads` if the model resized them;
+    /// [`Error::NonFiniteBody`] naming `force` or `torque`, the body and the time `t`.
+    pub fn check(&self, n: usize, t: f64) -> Result<()> {
+        if self.forces.len() != n || self.torques.len() != n {
+            return Err(Error::InvalidParameter {
+                name: "loads",
+                value: format!(
+                    "{} forces and {} torques",
+                    self.forces.len(),
+                    self.torques.len()
+                ),
+                expected: format!("one of each per body: {n}"),
+            });
+        }
+        self.check_finite(t)
+    }
+
     /// Checks that every force and torque is finite.
     ///
     /// # Errors
@@ -73,7 +94,8 @@ pub trait SystemForces {
     fn torque_frame(&self) -> TorqueFrame;
 
     /// Writes the forces and torques on every body for the state `view` into `loads` (sized to
-    /// the number of bodies, zeroed by the caller).
+    /// the number of bodies and zeroed by the caller; a model that resizes them is refused by
+    /// the methods, naming `loads`).
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads);
 }
 

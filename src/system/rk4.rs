@@ -230,7 +230,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
                 .for_each(|f| *f = Vector3::zeros());
             problem.loads(&self.stage.view(t_stage), &mut self.loads);
             self.stats.rhs_evaluations += 1;
-            self.loads.check_finite(t_stage)?;
+            self.loads.check(self.bodies.len(), t_stage)?;
             let hb = h * RK4.b[i];
             let ha = (i < 3).then(|| h * RK4.a[(i + 1) * 4 + i]);
             stage_all(self, frame, hb, ha);

@@ -124,8 +124,12 @@ impl SpiralLeapfrogSystem {
         };
         problem.loads(&view, &mut self.loads);
         self.stats.rhs_evaluations += 1;
+        let n = self.kind_of.len();
         if checked {
-            self.loads.check_finite(t)?;
+            self.loads.check(n, t)?;
+        } else if self.loads.forces.len() != n || self.loads.torques.len() != n {
+            // The update pass zips the loads with the bodies: a resized load array is refused.
+            self.loads.check(n, t)?;
         }
         Ok(problem.torque_frame())
     }

@@ -1,0 +1,64 @@
+//! The many-body layer: one step of SPIRAL leapfrog and of RK4 (six degrees of freedom) on
+//! N = 10³, 10⁴, 10⁵ free spheres under gravity and drag, on rayon's default pool. The time
+//! per iteration divided by N is the cost per body-step (throughput on 1 and 2 threads, up to
+//! N = 10⁶, is in `examples/many_bodies.rs`).
+//!
+//! ```text
+//! cargo bench --bench system
+//! ```
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use lieode::stepper::{Span, Stepper};
+use lieode::system::{Body, PerBody, Rk4System, SpiralLeapfrogSystem, SystemState, TorqueFrame};
+use nalgebra::{Quaternion, Vector3};
+
+fn gravity_and_drag(
+    _i: usize,
+    _t: f64,
+    _x: &Vector3<f64>,
+    v: &Vector3<f64>,
+    _q: &Quaternion<f64>,
+    w: &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    (Vector3::new(0.0, 0.0, -9.81) - v * 0.1, w * -0.01)
+}
+
+fn initial(n: usize) -> SystemState {
+    let mut y0 = SystemState::at_rest(0.0, n);
+    for i in 0..n {
+        let s = i as f64;
+        y0.velocities[i] = Vector3::new(s.sin(), s.cos(), 1.0);
+        y0.omegas[i] = Vector3::new((2.0 * s).cos(), 0.5, (3.0 * s).sin());
+    }
+    y0
+}
+
+fn bench(c: &mut Criterion) {
+    let ball = Body::solid_sphere(1.0, 0.05).expect("a valid sphere");
+    let mut g = c.benchmark_group("many bodies: one step");
+    for n in [1_000usize, 10_000, 100_000] {
+        g.throughput(Throughput::Elements(n as u64));
+        let y0 = initial(n);
+        let mut forces = PerBody {
+            frame: TorqueFrame::Body,
+            model: gravity_and_drag,
+        };
+        let span = Span::open(0.0, 1e-4).expect("a valid span");
+        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+        spiral
+            .start(&mut forces, &span, &y0)
+            .expect("a valid start");
+        g.bench_with_input(BenchmarkId::new("spiral_leapfrog", n), &n, |b, _| {
+            b.iter(|| spiral.step(&mut forces).expect("a finite step"))
+        });
+        let mut rk4 = Rk4System::uniform(ball, n);
+        rk4.start(&mut forces, &span, &y0).expect("a valid start");
+        g.bench_with_input(BenchmarkId::new("rk4", n), &n, |b, _| {
+            b.iter(|| rk4.step(&mut forces).expect("a finite step"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
