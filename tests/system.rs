@@ -542,3 +542,110 @@ fn rk4_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
     assert_eq!(results[0], results[1]);
     Ok(())
 }
+
+// ---------------------------------------------------------------------------------------------
+// Velocity Verlet
+// ---------------------------------------------------------------------------------------------
+
+use lieode::rotation::VelocityVerlet;
+use lieode::system::VelocityVerletSystem;
+
+fn run_vv<P: SystemForces>(
+    stepper: &mut VelocityVerletSystem,
+    forces: &mut P,
+    y0: &SystemState,
+    dt: f64,
+    steps: usize,
+) -> lieode::Result<SystemState> {
+    let span = Span::stride(y0.t, dt, steps)?;
+    let sol = integrate(stepper, forces, y0, &span, Options::record(Record::Ends))?;
+    Ok(sol.states.last().expect("the final state").clone())
+}
+
+#[test]
+fn velocity_verlet_with_one_body_is_the_catalogues_bit_for_bit() -> lieode::Result<()> {
+    let cylinder = SpiralCylinder::paper()?;
+    let start = cylinder.initial_state();
+    let rigid = cylinder.body();
+    let inertia = rigid.inertia();
+    let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
+    let span = Span::stride(start.t, 1e-3, 1000)?;
+    let reference = integrate(
+        &mut VelocityVerlet::new(*rigid),
+        &mut cylinder.torque(),
+        &start,
+        &span,
+        Options::record(Record::Ends),
+    )?;
+    let reference = reference.states.last().unwrap();
+    let mut y0 = SystemState::at_rest(start.t, 1);
+    y0.rotors[0] = start.q;
+    y0.omegas[0] = start.omega;
+    let end = run_vv(
+        &mut VelocityVerletSystem::uniform(body, 1),
+        &mut EveryBody(cylinder.torque()),
+        &y0,
+        1e-3,
+        1000,
+    )?;
+    assert_eq!(end.rotors[0], reference.q);
+    assert_eq!(end.omegas[0], reference.omega);
+    Ok(())
+}
+
+/// Velocity Verlet translation: exact for a constant force, second order under a spring
+/// `F = −x` (the harmonic oscillator, against its closed form).
+#[test]
+fn velocity_verlet_translation_orders() -> lieode::Result<()> {
+    let ball = Body::solid_sphere(1.0, 0.1)?;
+    let g = Vector3::new(0.0, 0.0, -9.81);
+    let mut constant = PerBody {
+        frame: TorqueFrame::Body,
+        model: move |_i: usize,
+                     _t: f64,
+                     _x: &Vector3<f64>,
+                     _v: &Vector3<f64>,
+                     _q: &Quaternion<f64>,
+                     _w: &Vector3<f64>| { (g, Vector3::zeros()) },
+    };
+    let mut y0 = SystemState::at_rest(0.0, 1);
+    y0.velocities[0] = Vector3::new(1.0, 0.0, 5.0);
+    let end = run_vv(
+        &mut VelocityVerletSystem::uniform(ball, 1),
+        &mut constant,
+        &y0,
+        0.01,
+        100,
+    )?;
+    let exact = y0.velocities[0] * end.t + g * (0.5 * end.t * end.t);
+    assert!((end.positions[0] - exact).norm() < 1e-12);
+    // The harmonic oscillator x'' = −x from x = (1, 0, 0): second order in x and v.
+    let mut spring = PerBody {
+        frame: TorqueFrame::Body,
+        model: |_i: usize,
+                _t: f64,
+                x: &Vector3<f64>,
+                _v: &Vector3<f64>,
+                _q: &Quaternion<f64>,
+                _w: &Vector3<f64>| { (-x, Vector3::zeros()) },
+    };
+    let mut y0 = SystemState::at_rest(0.0, 1);
+    y0.positions[0] = Vector3::x();
+    let mut errors = Vec::new();
+    for steps in [100, 200, 400] {
+        let end = run_vv(
+            &mut VelocityVerletSystem::uniform(ball, 1),
+            &mut spring,
+            &y0,
+            5.0 / steps as f64,
+            steps,
+        )?;
+        let t = end.t;
+        errors.push((end.positions[0].x - t.cos()).abs() + (end.velocities[0].x + t.sin()).abs());
+    }
+    for w in errors.windows(2) {
+        let order = (w[0] / w[1]).log2();
+        assert!((order - 2.0).abs() < 0.1, "order {order}: {errors:?}");
+    }
+    Ok(())
+}

@@ -16,13 +16,14 @@
 //! |---|---|---|---|---|
 //! | [`SpiralLeapfrogSystem`] | SPIRAL leapfrog (SSPRK3 ω, exponential q) | leapfrog | 1 | `v_{n−½}`, `ω_{n−½}` |
 //! | [`Rk4System`] | classical RK4 on `(q, ω)`, rotor normalised after the step | the same RK4 stages | 4 | the stage velocities |
+//! | [`VelocityVerletSystem`] | the benchmark's Velocity Verlet (first order) | velocity Verlet | 1 | `v_{n+½}`, `ω_{n+½}` at the new positions |
 //!
-//! **Status:** the first two methods of the six-degree-of-freedom layer (issue 13, in
+//! **Status:** the first three methods of the six-degree-of-freedom layer (issue 13, in
 //! progress); the other catalogue methods, their order table and the N = 1 wrappers of the
 //! rotational catalogue follow.
 //!
-//! With the `parallel` feature (on by default) the bodies are processed on rayon's pool in
-//! chunks of at least [`PARALLEL_CHUNK`]; each body's update is independent, so results are
+//! With the `parallel` feature (on by default) SPIRAL and RK4 process the bodies on rayon's pool
+//! in chunks of at least [`PARALLEL_CHUNK`] (Velocity Verlet still loops sequentially); each body's update is independent, so results are
 //! bit-identical for any number of threads.
 
 mod body;
@@ -30,12 +31,14 @@ mod forces;
 mod rk4;
 mod spiral;
 mod state;
+mod velocity_verlet;
 
 pub use body::Body;
 pub use forces::{BodyModel, EveryBody, Loads, PerBody, SystemForces, SystemView, TorqueFrame};
 pub use rk4::Rk4System;
 pub use spiral::SpiralLeapfrogSystem;
 pub use state::SystemState;
+pub use velocity_verlet::VelocityVerletSystem;
 
 /// The fewest bodies a parallel task processes (below it the split costs more than it saves).
 pub const PARALLEL_CHUNK: usize = 1024;
