@@ -649,3 +649,46 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(feature = "parallel")]
+#[test]
+fn velocity_verlet_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
+    let n = 4000;
+    let ball = Body::solid_sphere(1.0, 0.1)?;
+    let mut y0 = SystemState::at_rest(0.0, n);
+    for i in 0..n {
+        let s = i as f64;
+        y0.velocities[i] = Vector3::new(s.sin(), 0.1, s.cos());
+        y0.omegas[i] = Vector3::new(1.0, (0.3 * s).sin(), 0.2);
+    }
+    let model = |_i: usize,
+                 _t: f64,
+                 x: &Vector3<f64>,
+                 v: &Vector3<f64>,
+                 _q: &Quaternion<f64>,
+                 w: &Vector3<f64>| {
+        (-0.5 * x - 0.1 * v, Vector3::new(0.0, 0.02, 0.0) - 0.02 * w)
+    };
+    let mut results = Vec::new();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        results.push(pool.install(|| {
+            let mut forces = PerBody {
+                frame: TorqueFrame::Lab,
+                model,
+            };
+            run_vv(
+                &mut VelocityVerletSystem::uniform(ball, n),
+                &mut forces,
+                &y0,
+                1e-2,
+                100,
+            )
+        })?);
+    }
+    assert_eq!(results[0], results[1]);
+    Ok(())
+}

@@ -22,8 +22,8 @@
 //! progress); the other catalogue methods, their order table and the N = 1 wrappers of the
 //! rotational catalogue follow.
 //!
-//! With the `parallel` feature (on by default) SPIRAL and RK4 process the bodies on rayon's pool
-//! in chunks of at least [`PARALLEL_CHUNK`] (Velocity Verlet still loops sequentially); each body's update is independent, so results are
+//! With the `parallel` feature (on by default) the methods process the bodies on rayon's pool in
+//! chunks of at least [`PARALLEL_CHUNK`]; each body's update is independent, so results are
 //! bit-identical for any number of threads.
 
 mod body;
