@@ -107,7 +107,8 @@ impl VelocityVerletSystem {
                 TorqueFrame::Lab => rotate_inverse(q, tau),
             };
             *v += *f * (half * body.inverse_mass());
-            *w = *w + half * body.rigid().angular_acceleration(w, &tau);
+            let rate = half * body.rigid().angular_acceleration(w, &tau);
+            *w += rate;
         };
         #[cfg(feature = "parallel")]
         {
