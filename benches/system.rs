@@ -8,20 +8,10 @@
 //! ```
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use lieode::reproduce::many_bodies::gravity_and_drag;
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{Body, PerBody, Rk4System, SpiralLeapfrogSystem, SystemState, TorqueFrame};
-use nalgebra::{Quaternion, Vector3};
-
-fn gravity_and_drag(
-    _i: usize,
-    _t: f64,
-    _x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    _q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    (Vector3::new(0.0, 0.0, -9.81) - v * 0.1, w * -0.01)
-}
+use nalgebra::Vector3;
 
 fn initial(n: usize) -> SystemState {
     let mut y0 = SystemState::at_rest(0.0, n);

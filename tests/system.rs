@@ -13,8 +13,8 @@ use lieode::system::{
 };
 use nalgebra::{Quaternion, Vector3};
 
-fn run<P: SystemForces>(
-    stepper: &mut SpiralLeapfrogSystem,
+fn run<P: SystemForces, S: Stepper<P, State = SystemState>>(
+    stepper: &mut S,
     forces: &mut P,
     y0: &SystemState,
     dt: f64,
@@ -25,39 +25,49 @@ fn run<P: SystemForces>(
     Ok(sol.states.last().expect("the final state").clone())
 }
 
-#[test]
-fn one_body_without_force_is_the_catalogues_spiral_bit_for_bit() -> lieode::Result<()> {
+/// A catalogue method and its N-body version on the SPIRAL cylinder (one body, the paper's
+/// body torque, 1000 steps of 1e-3): the final rotor and angular velocity, bit for bit.
+fn same_as_the_catalogue<C, S>(catalogue: C, system: impl FnOnce(Body) -> S) -> lieode::Result<()>
+where
+    C: lieode::rotation::CatalogueStepper<lieode::rotation::ConstantBodyTorque>,
+    S: Stepper<EveryBody<lieode::rotation::ConstantBodyTorque>, State = SystemState>,
+{
+    let mut catalogue = catalogue;
     let cylinder = SpiralCylinder::paper()?;
     let start = cylinder.initial_state();
-    let rigid = cylinder.body();
-    let inertia = rigid.inertia();
+    let inertia = cylinder.body().inertia();
     let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
-    let dt = 1e-3;
-    let span = Span::stride(start.t, dt, 1000)?;
-    let mut single = SpiralLeapfrog::new(*rigid);
+    let span = Span::stride(start.t, 1e-3, 1000)?;
     let reference = integrate(
-        &mut single,
+        &mut catalogue,
         &mut cylinder.torque(),
         &start,
         &span,
         Options::record(Record::Ends),
     )?;
-    let reference = reference.states.last().unwrap();
+    let reference = reference.states.last().expect("the final state");
     let mut y0 = SystemState::at_rest(start.t, 1);
     y0.rotors[0] = start.q;
     y0.omegas[0] = start.omega;
-    let mut system = SpiralLeapfrogSystem::uniform(body, 1);
     let end = run(
-        &mut system,
+        &mut system(body),
         &mut EveryBody(cylinder.torque()),
         &y0,
-        dt,
+        1e-3,
         1000,
     )?;
     assert_eq!(end.rotors[0], reference.q);
     assert_eq!(end.omegas[0], reference.omega);
     assert_eq!(end.t, reference.t);
     Ok(())
+}
+
+#[test]
+fn one_body_without_force_is_the_catalogues_spiral_bit_for_bit() -> lieode::Result<()> {
+    let rigid = *SpiralCylinder::paper()?.body();
+    same_as_the_catalogue(SpiralLeapfrog::new(rigid), |b| {
+        SpiralLeapfrogSystem::uniform(b, 1)
+    })
 }
 
 /// A spinning sphere that translates freely: `x = x₀ + v₀ t`, `q = q₀ exp(ω t/2)` (constant
@@ -161,55 +171,90 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
     Ok(())
 }
 
+/// The drag `F = −γ v` and the damping torque `τ = −cJ ω_b` (written in the lab frame,
+/// `R(−cJω_b)`) on a sphere of mass 2 and radius 0.5 (`J = 0.2`).
+const DAMPED: (f64, f64, f64) = (2.0, 0.8, 0.5);
+
+/// A per-body model as a function pointer.
+type BodyFnPtr = fn(
+    usize,
+    f64,
+    &Vector3<f64>,
+    &Vector3<f64>,
+    &Quaternion<f64>,
+    &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>);
+
+fn damped_sphere(
+    _i: usize,
+    _t: f64,
+    _x: &Vector3<f64>,
+    v: &Vector3<f64>,
+    q: &Quaternion<f64>,
+    w: &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    let (_, gamma, c) = DAMPED;
+    let lab = q * Quaternion::from_imag(-c * 0.2 * w) * q.conjugate();
+    (-gamma * v, lab.imag() / q.norm_squared())
+}
+
+/// The errors at t = 2 in v, x and ω of the damped sphere for each step count, against the
+/// closed forms `v₀ e^{−γt/m}`, `v₀ m/γ (1 − e^{−γt/m})` and `ω₀ e^{−ct}`.
+fn damped_sphere_errors<S: Stepper<PerBody<BodyFnPtr>, State = SystemState>>(
+    make: impl Fn(Body) -> S,
+    omega0: Vector3<f64>,
+    steps: [usize; 3],
+) -> lieode::Result<[(&'static str, Vec<f64>); 3]> {
+    let (m, gamma, c) = DAMPED;
+    let ball = Body::solid_sphere(m, 0.5)?;
+    let mut damped = PerBody {
+        frame: TorqueFrame::Lab,
+        model: damped_sphere as BodyFnPtr,
+    };
+    let mut y0 = SystemState::at_rest(0.0, 1);
+    y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
+    y0.omegas[0] = omega0;
+    let t_end = 2.0;
+    let decay = (-gamma * t_end / m).exp();
+    let (mut v_errors, mut x_errors, mut w_errors) = (Vec::new(), Vec::new(), Vec::new());
+    for n in steps {
+        let end = run(&mut make(ball), &mut damped, &y0, t_end / n as f64, n)?;
+        v_errors.push((end.velocities[0] - y0.velocities[0] * decay).norm());
+        x_errors.push((end.positions[0] - y0.velocities[0] * (m / gamma) * (1.0 - decay)).norm());
+        w_errors.push((end.omegas[0] - omega0 * (-c * t_end).exp()).norm());
+    }
+    Ok([("v", v_errors), ("x", x_errors), ("ω", w_errors)])
+}
+
+/// Asserts every observed order of `errors` within `band` of `order`.
+fn assert_orders(errors: &[(&str, Vec<f64>)], order: f64, band: f64) {
+    for (name, e) in errors {
+        for w in e.windows(2) {
+            let observed = (w[0] / w[1]).log2();
+            assert!(
+                (observed - order).abs() < band,
+                "{name} order {observed}: {e:?}"
+            );
+        }
+    }
+}
+
 /// Velocity-dependent loads: linear drag `F = −γ v` and a damping torque `τ = −c J ω` on a
 /// sphere, `v = v₀ e^{−γt/m}`, `ω = ω₀ e^{−ct}`. The leapfrog hands the loads `v_{n−½}` and
 /// `ω_{n−½}`, so the velocities converge at first order (measured), the positions too.
 #[test]
 fn velocity_dependent_loads_converge_at_the_measured_first_order() -> lieode::Result<()> {
-    let (m, gamma, c) = (2.0, 0.8, 0.5);
-    let ball = Body::solid_sphere(m, 0.5)?;
-    let j = ball.rigid().inertia().x;
-    let mut damped = PerBody {
-        frame: TorqueFrame::Body,
-        model: move |_i: usize,
-                     _t: f64,
-                     _x: &Vector3<f64>,
-                     v: &Vector3<f64>,
-                     _q: &Quaternion<f64>,
-                     w: &Vector3<f64>| { (-gamma * v, -c * j * w) },
-    };
-    let mut y0 = SystemState::at_rest(0.0, 1);
-    y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
-    y0.omegas[0] = Vector3::new(0.0, 0.0, 3.0);
-    let t_end = 2.0;
-    let (mut v_errors, mut x_errors, mut w_errors) = (Vec::new(), Vec::new(), Vec::new());
-    for steps in [400, 800, 1600] {
-        let dt = t_end / steps as f64;
-        let end = run(
-            &mut SpiralLeapfrogSystem::uniform(ball, 1),
-            &mut damped,
-            &y0,
-            dt,
-            steps,
-        )?;
-        let decay = (-gamma * t_end / m).exp();
-        v_errors.push((end.velocities[0] - y0.velocities[0] * decay).norm());
-        x_errors.push((end.positions[0] - y0.velocities[0] * (m / gamma) * (1.0 - decay)).norm());
-        w_errors.push((end.omegas[0] - y0.omegas[0] * (-c * t_end).exp()).norm());
-    }
-    for (name, errors) in [("v", &v_errors), ("x", &x_errors), ("ω", &w_errors)] {
-        for w in errors.windows(2) {
-            let order = (w[0] / w[1]).log2();
-            assert!(
-                (order - 1.0).abs() < 0.1,
-                "{name} order {order}: {errors:?}"
-            );
-        }
-    }
+    let errors = damped_sphere_errors(
+        |b| SpiralLeapfrogSystem::uniform(b, 1),
+        Vector3::new(0.0, 0.0, 3.0),
+        [400, 800, 1600],
+    )?;
+    assert_orders(&errors, 1.0, 0.1);
     Ok(())
 }
 
-/// Gravity, drag and a body-fixed torque on 5000 bodies: one thread and two give the same bits.
+/// Gravity, drag and a lab-frame torque on 5000 bodies of seven kinds: one thread and two give
+/// the same bits, for every method.
 #[cfg(feature = "parallel")]
 #[test]
 fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
@@ -225,37 +270,44 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
     }
     let model = |_i: usize,
                  _t: f64,
-                 _x: &Vector3<f64>,
+                 x: &Vector3<f64>,
                  v: &Vector3<f64>,
                  _q: &Quaternion<f64>,
                  w: &Vector3<f64>| {
         (
-            Vector3::new(0.0, 0.0, -9.81) - 0.1 * v,
+            Vector3::new(0.0, 0.0, -9.81) - 0.1 * v - 0.5 * x,
             Vector3::new(0.01, 0.0, 0.0) - 0.05 * w,
         )
     };
-    let mut results = Vec::new();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let end = pool.install(|| {
-            let mut forces = PerBody {
-                frame: TorqueFrame::Body,
-                model,
-            };
-            run(
-                &mut SpiralLeapfrogSystem::new(bodies.clone()),
-                &mut forces,
-                &y0,
-                1e-3,
-                200,
-            )
-        })?;
-        results.push(end);
+    fn on_threads<
+        S: Stepper<PerBody<M>, State = SystemState>,
+        M: lieode::system::BodyModel + Copy,
+    >(
+        make: impl Fn() -> S + Sync,
+        model: M,
+        y0: &SystemState,
+    ) -> lieode::Result<[SystemState; 2]> {
+        let end = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut forces = PerBody {
+                    frame: TorqueFrame::Lab,
+                    model,
+                };
+                run(&mut make(), &mut forces, y0, 1e-3, 200)
+            })
+        };
+        Ok([end(1)?, end(2)?])
     }
-    assert_eq!(results[0], results[1]);
+    let [a, b] = on_threads(|| SpiralLeapfrogSystem::new(bodies.clone()), model, &y0)?;
+    assert_eq!(a, b, "SPIRAL");
+    let [a, b] = on_threads(|| Rk4System::new(bodies.clone()), model, &y0)?;
+    assert_eq!(a, b, "RK4");
+    let [a, b] = on_threads(|| VelocityVerletSystem::new(bodies.clone()), model, &y0)?;
+    assert_eq!(a, b, "Velocity Verlet");
     Ok(())
 }
 
@@ -384,7 +436,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
         matches!(error, Error::InvalidParameter { name: "loads", .. }),
         "{error:?}"
     );
-    let error = run_rk4(
+    let error = run(
         &mut Rk4System::uniform(ball, 4),
         &mut Shrinking,
         &y0,
@@ -406,140 +458,22 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
 use lieode::rotation::Rk4;
 use lieode::system::Rk4System;
 
-fn run_rk4<P: SystemForces>(
-    stepper: &mut Rk4System,
-    forces: &mut P,
-    y0: &SystemState,
-    dt: f64,
-    steps: usize,
-) -> lieode::Result<SystemState> {
-    let span = Span::stride(y0.t, dt, steps)?;
-    let sol = integrate(stepper, forces, y0, &span, Options::record(Record::Ends))?;
-    Ok(sol.states.last().expect("the final state").clone())
-}
-
 #[test]
 fn rk4_with_one_body_is_the_catalogues_rk4_bit_for_bit() -> lieode::Result<()> {
-    let cylinder = SpiralCylinder::paper()?;
-    let start = cylinder.initial_state();
-    let rigid = cylinder.body();
-    let inertia = rigid.inertia();
-    let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
-    let dt = 1e-3;
-    let span = Span::stride(start.t, dt, 1000)?;
-    let reference = integrate(
-        &mut Rk4::new(*rigid),
-        &mut cylinder.torque(),
-        &start,
-        &span,
-        Options::record(Record::Ends),
-    )?;
-    let reference = reference.states.last().unwrap();
-    let mut y0 = SystemState::at_rest(start.t, 1);
-    y0.rotors[0] = start.q;
-    y0.omegas[0] = start.omega;
-    let end = run_rk4(
-        &mut Rk4System::uniform(body, 1),
-        &mut EveryBody(cylinder.torque()),
-        &y0,
-        dt,
-        1000,
-    )?;
-    assert_eq!(end.rotors[0], reference.q);
-    assert_eq!(end.omegas[0], reference.omega);
-    Ok(())
+    let rigid = *SpiralCylinder::paper()?.body();
+    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))
 }
 
 /// With the loads at the stage velocities, RK4 keeps order 4 under drag and a damping torque
 /// (the problem of the SPIRAL test above), in position, velocity and angular velocity.
 #[test]
 fn rk4_keeps_order_four_with_velocity_dependent_loads() -> lieode::Result<()> {
-    let (m, gamma, c) = (2.0, 0.8, 0.5);
-    let ball = Body::solid_sphere(m, 0.5)?;
-    let j = ball.rigid().inertia().x;
-    let mut damped = PerBody {
-        frame: TorqueFrame::Lab,
-        model: move |_i: usize,
-                     _t: f64,
-                     _x: &Vector3<f64>,
-                     v: &Vector3<f64>,
-                     q: &Quaternion<f64>,
-                     w: &Vector3<f64>| {
-            // The damping torque written in the lab frame: R(−cJω_b).
-            let lab = q * Quaternion::from_imag(-c * j * w) * q.conjugate();
-            (-gamma * v, lab.imag() / q.norm_squared())
-        },
-    };
-    let mut y0 = SystemState::at_rest(0.0, 1);
-    y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
-    y0.omegas[0] = Vector3::new(0.3, 0.2, 3.0);
-    let t_end = 2.0;
-    let (mut v_errors, mut x_errors, mut w_errors) = (Vec::new(), Vec::new(), Vec::new());
-    for steps in [20, 40, 80] {
-        let dt = t_end / steps as f64;
-        let end = run_rk4(
-            &mut Rk4System::uniform(ball, 1),
-            &mut damped,
-            &y0,
-            dt,
-            steps,
-        )?;
-        let decay = (-gamma * t_end / m).exp();
-        v_errors.push((end.velocities[0] - y0.velocities[0] * decay).norm());
-        x_errors.push((end.positions[0] - y0.velocities[0] * (m / gamma) * (1.0 - decay)).norm());
-        w_errors.push((end.omegas[0] - y0.omegas[0] * (-c * t_end).exp()).norm());
-    }
-    for (name, errors) in [("v", &v_errors), ("x", &x_errors), ("ω", &w_errors)] {
-        for w in errors.windows(2) {
-            let order = (w[0] / w[1]).log2();
-            assert!(
-                (order - 4.0).abs() < 0.15,
-                "{name} order {order}: {errors:?}"
-            );
-        }
-    }
-    Ok(())
-}
-
-#[cfg(feature = "parallel")]
-#[test]
-fn rk4_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
-    let n = 4000;
-    let ball = Body::solid_sphere(1.0, 0.1)?;
-    let mut y0 = SystemState::at_rest(0.0, n);
-    for i in 0..n {
-        let s = i as f64;
-        y0.velocities[i] = Vector3::new(s.sin(), 0.1, s.cos());
-        y0.omegas[i] = Vector3::new(1.0, (0.3 * s).sin(), 0.2);
-    }
-    let model =
-        |_i: usize,
-         t: f64,
-         x: &Vector3<f64>,
-         v: &Vector3<f64>,
-         _q: &Quaternion<f64>,
-         w: &Vector3<f64>| { (-0.5 * x - 0.1 * v + Vector3::z() * t.sin(), -0.02 * w) };
-    let mut results = Vec::new();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        results.push(pool.install(|| {
-            let mut forces = PerBody {
-                frame: TorqueFrame::Body,
-                model,
-            };
-            run_rk4(
-                &mut Rk4System::uniform(ball, n),
-                &mut forces,
-                &y0,
-                1e-2,
-                100,
-            )
-        })?);
-    }
-    assert_eq!(results[0], results[1]);
+    let errors = damped_sphere_errors(
+        |b| Rk4System::uniform(b, 1),
+        Vector3::new(0.3, 0.2, 3.0),
+        [20, 40, 80],
+    )?;
+    assert_orders(&errors, 4.0, 0.15);
     Ok(())
 }
 
@@ -550,47 +484,12 @@ fn rk4_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
 use lieode::rotation::VelocityVerlet;
 use lieode::system::VelocityVerletSystem;
 
-fn run_vv<P: SystemForces>(
-    stepper: &mut VelocityVerletSystem,
-    forces: &mut P,
-    y0: &SystemState,
-    dt: f64,
-    steps: usize,
-) -> lieode::Result<SystemState> {
-    let span = Span::stride(y0.t, dt, steps)?;
-    let sol = integrate(stepper, forces, y0, &span, Options::record(Record::Ends))?;
-    Ok(sol.states.last().expect("the final state").clone())
-}
-
 #[test]
 fn velocity_verlet_with_one_body_is_the_catalogues_bit_for_bit() -> lieode::Result<()> {
-    let cylinder = SpiralCylinder::paper()?;
-    let start = cylinder.initial_state();
-    let rigid = cylinder.body();
-    let inertia = rigid.inertia();
-    let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
-    let span = Span::stride(start.t, 1e-3, 1000)?;
-    let reference = integrate(
-        &mut VelocityVerlet::new(*rigid),
-        &mut cylinder.torque(),
-        &start,
-        &span,
-        Options::record(Record::Ends),
-    )?;
-    let reference = reference.states.last().unwrap();
-    let mut y0 = SystemState::at_rest(start.t, 1);
-    y0.rotors[0] = start.q;
-    y0.omegas[0] = start.omega;
-    let end = run_vv(
-        &mut VelocityVerletSystem::uniform(body, 1),
-        &mut EveryBody(cylinder.torque()),
-        &y0,
-        1e-3,
-        1000,
-    )?;
-    assert_eq!(end.rotors[0], reference.q);
-    assert_eq!(end.omegas[0], reference.omega);
-    Ok(())
+    let rigid = *SpiralCylinder::paper()?.body();
+    same_as_the_catalogue(VelocityVerlet::new(rigid), |b| {
+        VelocityVerletSystem::uniform(b, 1)
+    })
 }
 
 /// Velocity Verlet translation: exact for a constant force, second order under a spring
@@ -610,7 +509,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
     y0.velocities[0] = Vector3::new(1.0, 0.0, 5.0);
-    let end = run_vv(
+    let end = run(
         &mut VelocityVerletSystem::uniform(ball, 1),
         &mut constant,
         &y0,
@@ -633,7 +532,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     y0.positions[0] = Vector3::x();
     let mut errors = Vec::new();
     for steps in [100, 200, 400] {
-        let end = run_vv(
+        let end = run(
             &mut VelocityVerletSystem::uniform(ball, 1),
             &mut spring,
             &y0,
@@ -647,48 +546,5 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
         let order = (w[0] / w[1]).log2();
         assert!((order - 2.0).abs() < 0.1, "order {order}: {errors:?}");
     }
-    Ok(())
-}
-
-#[cfg(feature = "parallel")]
-#[test]
-fn velocity_verlet_results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
-    let n = 4000;
-    let ball = Body::solid_sphere(1.0, 0.1)?;
-    let mut y0 = SystemState::at_rest(0.0, n);
-    for i in 0..n {
-        let s = i as f64;
-        y0.velocities[i] = Vector3::new(s.sin(), 0.1, s.cos());
-        y0.omegas[i] = Vector3::new(1.0, (0.3 * s).sin(), 0.2);
-    }
-    let model = |_i: usize,
-                 _t: f64,
-                 x: &Vector3<f64>,
-                 v: &Vector3<f64>,
-                 _q: &Quaternion<f64>,
-                 w: &Vector3<f64>| {
-        (-0.5 * x - 0.1 * v, Vector3::new(0.0, 0.02, 0.0) - 0.02 * w)
-    };
-    let mut results = Vec::new();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        results.push(pool.install(|| {
-            let mut forces = PerBody {
-                frame: TorqueFrame::Lab,
-                model,
-            };
-            run_vv(
-                &mut VelocityVerletSystem::uniform(ball, n),
-                &mut forces,
-                &y0,
-                1e-2,
-                100,
-            )
-        })?);
-    }
-    assert_eq!(results[0], results[1]);
     Ok(())
 }

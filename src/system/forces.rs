@@ -50,6 +50,30 @@ impl Loads {
         }
     }
 
+    /// Sets every force and torque to zero (before a model writes them).
+    pub(crate) fn zero(&mut self) {
+        self.forces.iter_mut().for_each(|f| *f = Vector3::zeros());
+        self.torques.iter_mut().for_each(|f| *f = Vector3::zeros());
+    }
+
+    /// Lets `problem` write the loads for `view` (counted as one evaluation in `stats`) and
+    /// checks them for `n` bodies; returns the frame of the torques.
+    ///
+    /// # Errors
+    /// As [`Loads::check`].
+    pub(crate) fn evaluate<P: SystemForces + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        view: &SystemView<'_>,
+        n: usize,
+        stats: &mut crate::stepper::Stats,
+    ) -> Result<TorqueFrame> {
+        problem.loads(view, self);
+        stats.rhs_evaluations += 1;
+        self.check(n, view.t)?;
+        Ok(problem.torque_frame())
+    }
+
     /// Checks that a model left one force and one torque per body (`n`) and that every one is
     /// finite.
     ///

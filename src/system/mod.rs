@@ -28,6 +28,7 @@
 
 mod body;
 mod forces;
+mod plan;
 mod rk4;
 mod spiral;
 mod state;

@@ -5,11 +5,11 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::plan::{Plan, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
-use crate::error::{Error, Result};
-use crate::rotation::stepper::StepClock;
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
+use crate::error::Result;
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 use crate::tableau::registry::RK4;
 
 /// The four arrays of a system state (positions, velocities, rotors, body angular velocities).
@@ -61,10 +61,8 @@ impl Arrays {
 #[derive(Debug, Clone)]
 pub struct Rk4System {
     bodies: Vec<Body>,
-    clock: StepClock,
-    t: f64,
-    dt: f64,
-    steps: Option<usize>,
+    /// The running step layout (`None` before the start).
+    plan: Option<Plan>,
     /// `y_n`.
     state: Arrays,
     /// The stage state `y_n + h a_{i,i−1} k_{i−1}`.
@@ -73,7 +71,6 @@ pub struct Rk4System {
     next: Arrays,
     loads: Loads,
     stats: Stats,
-    started: bool,
 }
 
 impl Rk4System {
@@ -82,16 +79,12 @@ impl Rk4System {
         let n = bodies.len();
         Self {
             bodies,
-            clock: StepClock::default(),
-            t: f64::NAN,
-            dt: 0.0,
-            steps: None,
+            plan: None,
             state: Arrays::default(),
             stage: Arrays::default(),
             next: Arrays::default(),
             loads: Loads::zeros(n),
             stats: Stats::default(),
-            started: false,
         }
     }
 
@@ -101,19 +94,7 @@ impl Rk4System {
     }
 }
 
-impl StepperInfo for Rk4System {
-    fn name(&self) -> &str {
-        "rk4"
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
-    }
-}
+impl_system_info!(Rk4System, "rk4");
 
 /// One body's stage: the derivative `k` at the stage state, added to `next` with `h b`, and
 /// the next stage state `y_n + h a k` (when `a` is given).
@@ -173,64 +154,36 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     /// Starts at `y0` on a fixed-step span.
     ///
     /// # Errors
-    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
+    /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        y0.validate()?;
-        if y0.len() != self.bodies.len() {
-            return Err(Error::InvalidParameter {
-                name: "y0",
-                value: format!("{} bodies", y0.len()),
-                expected: format!("{} bodies, as the method", self.bodies.len()),
-            });
-        }
-        let (dt, steps) = span.fixed_step()?;
-        if dt <= 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "span",
-                value: format!("dt = {dt:e}"),
-                expected: "a positive step".into(),
-            });
-        }
+        let plan = Plan::start(self.bodies.len(), span, y0)?;
         self.state = Arrays::of(y0);
         self.stage = self.state.clone();
         self.next = self.state.clone();
         self.loads = Loads::zeros(y0.len());
         self.stats = Stats::default();
-        self.clock = StepClock::start(y0.t, dt);
-        self.t = y0.t;
-        self.dt = dt;
-        self.steps = (steps != usize::MAX).then_some(steps);
-        self.started = true;
+        self.plan = Some(plan);
         Ok(())
     }
 
     /// One step of every body: four load evaluations.
     ///
     /// # Errors
-    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
+    /// [`crate::Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let (t, h) = (self.t, self.dt);
+        let mut plan = self.plan.ok_or_else(not_started)?;
+        let (t, h) = (plan.time(), plan.dt());
         let frame = problem.torque_frame();
         self.stage.clone_from(&self.state);
         self.next.clone_from(&self.state);
         for i in 0..4 {
             let t_stage = t + RK4.c[i] * h;
+            self.loads.zero();
+            let view = self.stage.view(t_stage);
             self.loads
-                .forces
-                .iter_mut()
-                .for_each(|f| *f = Vector3::zeros());
-            self.loads
-                .torques
-                .iter_mut()
-                .for_each(|f| *f = Vector3::zeros());
-            problem.loads(&self.stage.view(t_stage), &mut self.loads);
-            self.stats.rhs_evaluations += 1;
-            self.loads.check(self.bodies.len(), t_stage)?;
+                .evaluate(problem, &view, self.bodies.len(), &mut self.stats)?;
             let hb = h * RK4.b[i];
             let ha = (i < 3).then(|| h * RK4.a[(i + 1) * 4 + i]);
             stage_all(self, frame, hb, ha);
@@ -238,40 +191,20 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
         for q in &mut self.next.q {
             *q = normalize(q);
         }
-        let t1 = self.clock.after(1);
-        for i in 0..self.bodies.len() {
-            let n = &self.next;
-            let finite = n.x[i]
-                .iter()
-                .chain(n.v[i].iter())
-                .chain(n.w[i].iter())
-                .all(|c| c.is_finite())
-                && n.q[i].coords.iter().all(|c| c.is_finite());
-            if !finite {
-                return Err(Error::NonFiniteBody {
-                    what: "state",
-                    body: i,
-                    t: t1,
-                });
-            }
+        let n = &self.next;
+        if let Some(error) = non_finite_body(plan.next_time(), &n.x, &n.v, &n.q, &n.w) {
+            return Err(error);
         }
         std::mem::swap(&mut self.state, &mut self.next);
-        self.t = self.clock.tick();
-        self.stats.steps += 1;
-        self.stats.accepted += 1;
-        Ok(StepReport {
-            t_start: t,
-            t_end: self.t,
-            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
-        })
+        let report = plan.advance(&mut self.stats);
+        self.plan = Some(plan);
+        Ok(report)
     }
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
-        if !self.started {
-            return Err(not_started());
-        }
+        let plan = self.plan.ok_or_else(not_started)?;
         Ok(SystemState {
-            t: self.t,
+            t: plan.time(),
             positions: self.state.x.clone(),
             velocities: self.state.v.clone(),
             rotors: self.state.q.clone(),

@@ -4,12 +4,12 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::plan::{Plan, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::rotation::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
-use crate::rotation::stepper::StepClock;
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// SPIRAL's leapfrog rotation (del Valle et al. 2024, Eqs. 9–12) with the leapfrog (Störmer–
 /// Verlet) translation it is paired with in DEM codes, on N bodies at once:
@@ -42,17 +42,14 @@ pub struct SpiralLeapfrogSystem {
     /// Each body's entry in `kinds` (bodies that are equal share one: a uniform system reads
     /// one cached entry instead of 440 bytes per body and step).
     kind_of: Vec<u32>,
-    clock: StepClock,
-    t: f64,
-    dt: f64,
-    steps: Option<usize>,
+    /// The running step layout (`None` before the start).
+    plan: Option<Plan>,
     positions: Vec<Vector3<f64>>,
     velocities_half: Vec<Vector3<f64>>,
     rotors: Vec<Quaternion<f64>>,
     omegas_half: Vec<Vector3<f64>>,
     loads: Loads,
     stats: Stats,
-    started: bool,
 }
 
 impl SpiralLeapfrogSystem {
@@ -66,17 +63,13 @@ impl SpiralLeapfrogSystem {
                 .map(|b| (b, EulerSsprk3::new().with_step(b.rigid(), 0.0)))
                 .collect(),
             kind_of,
-            clock: StepClock::default(),
-            t: f64::NAN,
-            dt: 0.0,
-            steps: None,
+            plan: None,
             positions: Vec::new(),
             velocities_half: Vec::new(),
             rotors: Vec::new(),
             omegas_half: Vec::new(),
             loads: Loads::zeros(n),
             stats: Stats::default(),
-            started: false,
         }
     }
 
@@ -95,25 +88,17 @@ impl SpiralLeapfrogSystem {
         self.kind_of.is_empty()
     }
 
-    /// The loads at `t` for the carried state. `zeroed` says whether the loads are already
-    /// zero (the step's update pass zeroes them after use, in parallel); `checked` whether to
-    /// check them here (the step checks them in its update pass).
+    /// The loads at `t` for the carried state, checked. `zeroed` says whether the loads are
+    /// already zero (the step's update pass zeroes them after use, in parallel); the step
+    /// checks finiteness in that pass too, so only the lengths are checked here then.
     fn evaluate<P: SystemForces + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
         zeroed: bool,
-        checked: bool,
     ) -> Result<TorqueFrame> {
         if !zeroed {
-            self.loads
-                .forces
-                .iter_mut()
-                .for_each(|f| *f = Vector3::zeros());
-            self.loads
-                .torques
-                .iter_mut()
-                .for_each(|f| *f = Vector3::zeros());
+            self.loads.zero();
         }
         let view = SystemView {
             t,
@@ -122,16 +107,16 @@ impl SpiralLeapfrogSystem {
             rotors: &self.rotors,
             omegas: &self.omegas_half,
         };
-        problem.loads(&view, &mut self.loads);
-        self.stats.rhs_evaluations += 1;
         let n = self.kind_of.len();
-        if checked {
-            self.loads.check(n, t)?;
-        } else if self.loads.forces.len() != n || self.loads.torques.len() != n {
-            // The update pass zips the loads with the bodies: a resized load array is refused.
-            self.loads.check(n, t)?;
+        if zeroed {
+            problem.loads(&view, &mut self.loads);
+            self.stats.rhs_evaluations += 1;
+            if self.loads.forces.len() != n || self.loads.torques.len() != n {
+                self.loads.check(n, t)?;
+            }
+            return Ok(problem.torque_frame());
         }
-        Ok(problem.torque_frame())
+        self.loads.evaluate(problem, &view, n, &mut self.stats)
     }
 }
 
@@ -173,19 +158,7 @@ fn advance_body(
     probe.fold(0.0, |s, c| s + c * 0.0) == 0.0
 }
 
-impl StepperInfo for SpiralLeapfrogSystem {
-    fn name(&self) -> &str {
-        "spiral_leapfrog"
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
-    }
-}
+impl_system_info!(SpiralLeapfrogSystem, "spiral_leapfrog");
 
 impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     type State = SystemState;
@@ -195,33 +168,19 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     /// `t₀` and half a step back for both velocities.
     ///
     /// # Errors
-    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` when it has
+    /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` when it has
     /// another number of bodies than the method, naming `span` for an adaptive span or a
-    /// negative step; [`Error::NonFiniteBody`] for non-finite loads.
+    /// negative step; [`crate::Error::NonFiniteBody`] for non-finite loads.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        y0.validate()?;
-        if y0.len() != self.len() {
-            return Err(Error::InvalidParameter {
-                name: "y0",
-                value: format!("{} bodies", y0.len()),
-                expected: format!("{} bodies, as the method", self.len()),
-            });
-        }
-        let (dt, steps) = span.fixed_step()?;
-        if dt <= 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "span",
-                value: format!("dt = {dt:e}"),
-                expected: "a positive step".into(),
-            });
-        }
+        let plan = Plan::start(self.len(), span, y0)?;
+        let dt = plan.dt();
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);
         self.velocities_half.clone_from(&y0.velocities);
         self.rotors.clone_from(&y0.rotors);
         self.omegas_half.clone_from(&y0.omegas);
         self.loads = Loads::zeros(y0.len());
-        let frame = self.evaluate(problem, y0.t, false, true)?;
+        let frame = self.evaluate(problem, y0.t, false)?;
         let back = EulerSsprk3::new();
         for (i, &k) in self.kind_of.iter().enumerate() {
             let body = &self.kinds[k as usize].0;
@@ -232,54 +191,38 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
         for (body, map) in &mut self.kinds {
             *map = EulerSsprk3::new().with_step(body.rigid(), dt);
         }
-        self.clock = StepClock::start(y0.t, dt);
-        self.t = y0.t;
-        self.dt = dt;
-        self.steps = (steps != usize::MAX).then_some(steps);
-        self.started = true;
+        self.plan = Some(plan);
         Ok(())
     }
 
     /// One step of every body (one load evaluation).
     ///
     /// # Errors
-    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or a non-finite new
+    /// [`crate::Error::NonFiniteBody`] naming the first body with non-finite loads or a non-finite new
     /// state, and the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let t = self.t;
-        let dt = self.dt;
-        let frame = self.evaluate(problem, t, true, false)?;
-        let finite = update_all(self, frame, dt);
-        if !finite {
+        let mut plan = self.plan.ok_or_else(not_started)?;
+        let t = plan.time();
+        let frame = self.evaluate(problem, t, true)?;
+        if !update_all(self, frame, plan.dt()) {
             // Non-finite loads first (they were kept), then the state.
             self.loads.check_finite(t)?;
-            let body = (0..self.len())
-                .find(|&i| {
-                    let c = self.positions[i]
-                        .iter()
-                        .chain(self.velocities_half[i].iter())
-                        .chain(self.omegas_half[i].iter())
-                        .chain(self.rotors[i].coords.iter());
-                    !c.into_iter().all(|x| x.is_finite())
-                })
-                .unwrap_or(0);
-            return Err(Error::NonFiniteBody {
+            let (x, v, q, w) = (
+                &self.positions,
+                &self.velocities_half,
+                &self.rotors,
+                &self.omegas_half,
+            );
+            let error = non_finite_body(plan.next_time(), x, v, q, w);
+            return Err(error.unwrap_or(crate::Error::NonFiniteBody {
                 what: "state",
-                body,
-                t: self.clock.after(1),
-            });
+                body: 0,
+                t: plan.next_time(),
+            }));
         }
-        self.t = self.clock.tick();
-        self.stats.steps += 1;
-        self.stats.accepted += 1;
-        Ok(StepReport {
-            t_start: t,
-            t_end: self.t,
-            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
-        })
+        let report = plan.advance(&mut self.stats);
+        self.plan = Some(plan);
+        Ok(report)
     }
 
     /// The synchronised state at `t_n` (one load evaluation, counted).
@@ -287,13 +230,11 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     /// # Errors
     /// As [`Stepper::step`].
     fn state(&mut self, problem: &mut P) -> Result<SystemState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let frame = self.evaluate(problem, self.t, false, true)?;
-        let half = 0.5 * self.dt;
+        let plan = self.plan.ok_or_else(not_started)?;
+        let frame = self.evaluate(problem, plan.time(), false)?;
+        let half = 0.5 * plan.dt();
         let mut state = SystemState {
-            t: self.t,
+            t: plan.time(),
             positions: self.positions.clone(),
             velocities: self.velocities_half.clone(),
             rotors: self.rotors.clone(),

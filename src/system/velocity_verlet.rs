@@ -5,11 +5,11 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::plan::{Plan, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, rotate_inverse, times_pure};
-use crate::error::{Error, Result};
-use crate::rotation::stepper::StepClock;
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
+use crate::error::Result;
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// Velocity Verlet (Verlet 1967; SPIRAL App. B.2, Eqs. B.2–B.3) for both motions, with the loads
 /// `F_n`, `τ_n` cached from the previous step (or the start):
@@ -32,10 +32,10 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInf
 #[derive(Debug, Clone)]
 pub struct VelocityVerletSystem {
     bodies: Vec<Body>,
-    clock: StepClock,
-    t: f64,
+    /// The running step layout (`None` before the start).
+    plan: Option<Plan>,
+    /// Its step, for the kicks and the drift.
     dt: f64,
-    steps: Option<usize>,
     positions: Vec<Vector3<f64>>,
     velocities: Vec<Vector3<f64>>,
     rotors: Vec<Quaternion<f64>>,
@@ -44,7 +44,6 @@ pub struct VelocityVerletSystem {
     loads: Loads,
     frame: TorqueFrame,
     stats: Stats,
-    started: bool,
 }
 
 impl VelocityVerletSystem {
@@ -53,10 +52,8 @@ impl VelocityVerletSystem {
         let n = bodies.len();
         Self {
             bodies,
-            clock: StepClock::default(),
-            t: f64::NAN,
+            plan: None,
             dt: 0.0,
-            steps: None,
             positions: Vec::new(),
             velocities: Vec::new(),
             rotors: Vec::new(),
@@ -64,7 +61,6 @@ impl VelocityVerletSystem {
             loads: Loads::zeros(n),
             frame: TorqueFrame::Body,
             stats: Stats::default(),
-            started: false,
         }
     }
 
@@ -75,14 +71,7 @@ impl VelocityVerletSystem {
 
     /// The loads at `t` for the carried state, checked.
     fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
-        self.loads
-            .forces
-            .iter_mut()
-            .for_each(|f| *f = Vector3::zeros());
-        self.loads
-            .torques
-            .iter_mut()
-            .for_each(|f| *f = Vector3::zeros());
+        self.loads.zero();
         let view = SystemView {
             t,
             positions: &self.positions,
@@ -90,10 +79,8 @@ impl VelocityVerletSystem {
             rotors: &self.rotors,
             omegas: &self.omegas,
         };
-        problem.loads(&view, &mut self.loads);
-        self.stats.rhs_evaluations += 1;
-        self.loads.check(self.bodies.len(), t)?;
-        self.frame = problem.torque_frame();
+        let n = self.bodies.len();
+        self.frame = self.loads.evaluate(problem, &view, n, &mut self.stats)?;
         Ok(())
     }
 
@@ -183,19 +170,7 @@ type DriftItem<'a> = (
     &'a Vector3<f64>,
 );
 
-impl StepperInfo for VelocityVerletSystem {
-    fn name(&self) -> &str {
-        "velocity_verlet"
-    }
-
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
-    }
-}
+impl_system_info!(VelocityVerletSystem, "velocity_verlet");
 
 impl<P: SystemForces + ?Sized> Stepper<P> for VelocityVerletSystem {
     type State = SystemState;
@@ -204,26 +179,11 @@ impl<P: SystemForces + ?Sized> Stepper<P> for VelocityVerletSystem {
     /// Starts at `y0` on a fixed-step span: the loads at `t₀` (one evaluation).
     ///
     /// # Errors
-    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
+    /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step;
-    /// [`Error::NonFiniteBody`] for non-finite loads.
+    /// [`crate::Error::NonFiniteBody`] for non-finite loads.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        y0.validate()?;
-        if y0.len() != self.bodies.len() {
-            return Err(Error::InvalidParameter {
-                name: "y0",
-                value: format!("{} bodies", y0.len()),
-                expected: format!("{} bodies, as the method", self.bodies.len()),
-            });
-        }
-        let (dt, steps) = span.fixed_step()?;
-        if dt <= 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "span",
-                value: format!("dt = {dt:e}"),
-                expected: "a positive step".into(),
-            });
-        }
+        let plan = Plan::start(self.bodies.len(), span, y0)?;
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);
         self.velocities.clone_from(&y0.velocities);
@@ -231,60 +191,41 @@ impl<P: SystemForces + ?Sized> Stepper<P> for VelocityVerletSystem {
         self.omegas.clone_from(&y0.omegas);
         self.loads = Loads::zeros(y0.len());
         self.evaluate(problem, y0.t)?;
-        self.clock = StepClock::start(y0.t, dt);
-        self.t = y0.t;
-        self.dt = dt;
-        self.steps = (steps != usize::MAX).then_some(steps);
-        self.started = true;
+        self.dt = plan.dt();
+        self.plan = Some(plan);
         Ok(())
     }
 
     /// One step of every body (one load evaluation).
     ///
     /// # Errors
-    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
+    /// [`crate::Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let t = self.t;
+        let mut plan = self.plan.ok_or_else(not_started)?;
         self.half_kick();
         self.drift();
-        let t1 = self.clock.after(1);
+        let t1 = plan.next_time();
         self.evaluate(problem, t1)?;
         self.half_kick();
-        for i in 0..self.bodies.len() {
-            let finite = self.positions[i]
-                .iter()
-                .chain(self.velocities[i].iter())
-                .chain(self.omegas[i].iter())
-                .chain(self.rotors[i].coords.iter())
-                .all(|c| c.is_finite());
-            if !finite {
-                return Err(Error::NonFiniteBody {
-                    what: "state",
-                    body: i,
-                    t: t1,
-                });
-            }
+        let (x, v, q, w) = (
+            &self.positions,
+            &self.velocities,
+            &self.rotors,
+            &self.omegas,
+        );
+        if let Some(error) = non_finite_body(t1, x, v, q, w) {
+            return Err(error);
         }
-        self.t = self.clock.tick();
-        self.stats.steps += 1;
-        self.stats.accepted += 1;
-        Ok(StepReport {
-            t_start: t,
-            t_end: self.t,
-            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
-        })
+        let report = plan.advance(&mut self.stats);
+        self.plan = Some(plan);
+        Ok(report)
     }
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
-        if !self.started {
-            return Err(not_started());
-        }
+        let plan = self.plan.ok_or_else(not_started)?;
         Ok(SystemState {
-            t: self.t,
+            t: plan.time(),
             positions: self.positions.clone(),
             velocities: self.velocities.clone(),
             rotors: self.rotors.clone(),

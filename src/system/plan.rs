@@ -1,0 +1,121 @@
+//! The step layout every many-body method shares: the checks at the start, the clock, the
+//! step report and the finiteness scan.
+
+use nalgebra::{Quaternion, Vector3};
+
+use super::state::SystemState;
+use crate::error::{Error, Result};
+use crate::rotation::stepper::StepClock;
+use crate::stepper::{Span, Stats, StepReport};
+
+/// A running fixed-step integration of N bodies: the times `t₀ + n·Δt` and the planned steps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plan {
+    clock: StepClock,
+    t: f64,
+    dt: f64,
+    steps: Option<usize>,
+}
+
+impl Plan {
+    /// Checks the start of a method for `bodies` bodies at `y0` on `span` and plans the run.
+    ///
+    /// # Errors
+    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
+    /// number of bodies, naming `span` for an adaptive span or a non-positive step.
+    pub(crate) fn start(bodies: usize, span: &Span, y0: &SystemState) -> Result<Self> {
+        y0.validate()?;
+        if y0.len() != bodies {
+            return Err(Error::InvalidParameter {
+                name: "y0",
+                value: format!("{} bodies", y0.len()),
+                expected: format!("{bodies} bodies, as the method"),
+            });
+        }
+        let (dt, steps) = span.fixed_step()?;
+        if dt <= 0.0 {
+            return Err(Error::InvalidParameter {
+                name: "span",
+                value: format!("dt = {dt:e}"),
+                expected: "a positive step".into(),
+            });
+        }
+        Ok(Self {
+            clock: StepClock::start(y0.t, dt),
+            t: y0.t,
+            dt,
+            steps: (steps != usize::MAX).then_some(steps),
+        })
+    }
+
+    /// The current time `t_n`.
+    pub(crate) fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// The step size.
+    pub(crate) fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// `t_{n+1}`.
+    pub(crate) fn next_time(&self) -> f64 {
+        self.clock.after(1)
+    }
+
+    /// Counts a completed step in the clock and in `stats` and reports it.
+    pub(crate) fn advance(&mut self, stats: &mut Stats) -> StepReport {
+        let t_start = self.t;
+        self.t = self.clock.tick();
+        stats.steps += 1;
+        stats.accepted += 1;
+        StepReport {
+            t_start,
+            t_end: self.t,
+            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
+        }
+    }
+}
+
+/// The error for the first body whose state `(x, v, q, ω)` has a non-finite entry at `t`
+/// (`None` if all are finite).
+pub(crate) fn non_finite_body(
+    t: f64,
+    x: &[Vector3<f64>],
+    v: &[Vector3<f64>],
+    q: &[Quaternion<f64>],
+    w: &[Vector3<f64>],
+) -> Option<Error> {
+    (0..x.len())
+        .find(|&i| {
+            !(x[i].iter().chain(v[i].iter()).chain(w[i].iter()))
+                .chain(q[i].coords.iter())
+                .all(|c| c.is_finite())
+        })
+        .map(|body| Error::NonFiniteBody {
+            what: "state",
+            body,
+            t,
+        })
+}
+
+/// The [`crate::stepper::StepperInfo`] of a many-body method with `plan: Option<Plan>` and
+/// `stats: Stats` fields: its name, the time of its plan (NaN before the start), its counters.
+macro_rules! impl_system_info {
+    ($ty:ty, $name:literal) => {
+        impl $crate::stepper::StepperInfo for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn time(&self) -> f64 {
+                self.plan.map_or(f64::NAN, |p| p.time())
+            }
+
+            fn stats(&self) -> $crate::stepper::Stats {
+                self.stats
+            }
+        }
+    };
+}
+pub(crate) use impl_system_info;
