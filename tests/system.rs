@@ -63,10 +63,14 @@ where
 }
 
 #[test]
-fn one_body_without_force_is_the_catalogues_spiral_bit_for_bit() -> lieode::Result<()> {
+fn each_method_with_one_body_is_its_catalogue_method_bit_for_bit() -> lieode::Result<()> {
     let rigid = *SpiralCylinder::paper()?.body();
     same_as_the_catalogue(SpiralLeapfrog::new(rigid), |b| {
         SpiralLeapfrogSystem::uniform(b, 1)
+    })?;
+    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))?;
+    same_as_the_catalogue(VelocityVerlet::new(rigid), |b| {
+        VelocityVerletSystem::uniform(b, 1)
     })
 }
 
@@ -458,12 +462,6 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
 use lieode::rotation::Rk4;
 use lieode::system::Rk4System;
 
-#[test]
-fn rk4_with_one_body_is_the_catalogues_rk4_bit_for_bit() -> lieode::Result<()> {
-    let rigid = *SpiralCylinder::paper()?.body();
-    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))
-}
-
 /// With the loads at the stage velocities, RK4 keeps order 4 under drag and a damping torque
 /// (the problem of the SPIRAL test above), in position, velocity and angular velocity.
 #[test]
@@ -483,14 +481,6 @@ fn rk4_keeps_order_four_with_velocity_dependent_loads() -> lieode::Result<()> {
 
 use lieode::rotation::VelocityVerlet;
 use lieode::system::VelocityVerletSystem;
-
-#[test]
-fn velocity_verlet_with_one_body_is_the_catalogues_bit_for_bit() -> lieode::Result<()> {
-    let rigid = *SpiralCylinder::paper()?.body();
-    same_as_the_catalogue(VelocityVerlet::new(rigid), |b| {
-        VelocityVerletSystem::uniform(b, 1)
-    })
-}
 
 /// Velocity Verlet translation: exact for a constant force, second order under a spring
 /// `F = −x` (the harmonic oscillator, against its closed form).
