@@ -83,6 +83,31 @@ where
     )
 }
 
+/// `integrate_rotation` from `q0` with no extra state, recording every step.
+fn from<F, P, S>(
+    problem: P,
+    formulation: F,
+    stepper: &mut S,
+    q0: &UnitQuat<f64>,
+    span: &Span,
+) -> lieode::Result<RotationSolution<F, F::State, S::Segment, 0>>
+where
+    F: Formulation<0> + Clone,
+    P: RotationProblem<0>,
+    S: Stepper<F::Ode<P>, State = F::State>,
+{
+    let none = SVector::<f64, 0>::zeros();
+    integrate_rotation(
+        problem,
+        formulation,
+        stepper,
+        q0,
+        &none,
+        span,
+        RotationOptions::default(),
+    )
+}
+
 /// The largest frame error δ = ‖E − A‖_F over the recorded states.
 fn max_delta(times: &[f64], frames: &[Matrix3<f64>]) -> f64 {
     times
@@ -96,20 +121,16 @@ fn max_delta(times: &[f64], frames: &[Matrix3<f64>]) -> f64 {
 fn every_formulation_with_dop853_follows_the_exact_rotation() -> lieode::Result<()> {
     let span = Span::new(0.0, 10.0)?;
     let q0 = UnitQuat::identity();
-    let none = SVector::<f64, 0>::zeros();
-    let options = RotationOptions::default();
     let mut deltas = Vec::new();
     macro_rules! run {
         ($formulation:expr, $n:literal) => {{
             let mut problem = Kinematics::inertial(|t: f64, _a: &Attitude| omega_inertial(t));
-            let sol = integrate_rotation(
+            let sol = from(
                 &mut problem,
                 $formulation,
                 &mut dop853::<$n>(1e-12),
                 &q0,
-                &none,
                 &span,
-                options,
             )?;
             deltas.push(($formulation.name(), max_delta(&sol.times, &sol.frames)));
         }};
@@ -122,15 +143,7 @@ fn every_formulation_with_dop853_follows_the_exact_rotation() -> lieode::Result<
     let mut problem = Kinematics::inertial(|t: f64, _a: &Attitude| omega_inertial(t));
     let tolerances = Tolerances::scalar(0.0, 1e-12)?;
     let mut lifted = LieStepper::new(Dop853::new(tolerances, ControllerParameters::dop853())?);
-    let sol = integrate_rotation(
-        &mut problem,
-        Lifted,
-        &mut lifted,
-        &q0,
-        &none,
-        &span,
-        options,
-    )?;
+    let sol = from(&mut problem, Lifted, &mut lifted, &q0, &span)?;
     deltas.push(("Lie-lifted", max_delta(&sol.times, &sol.frames)));
     for (name, delta) in deltas {
         assert!(delta < 1e-9, "{name}: max δ = {delta:e}");
@@ -430,14 +443,12 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     let span = Span::new(0.0, 30.0)?;
     // A resetting formulation on a stepper that cannot replace its state.
     let mut problem = Kinematics::inertial(|t: f64, _a: &Attitude| omega_inertial(t));
-    let error = integrate_rotation(
+    let error = from(
         &mut problem,
         Generator::reset(),
         &mut NoReset(dop853::<3>(1e-10)),
         &q0,
-        &none,
         &span,
-        RotationOptions::default(),
     )
     .unwrap_err();
     assert!(

@@ -428,30 +428,27 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
             loads.forces.pop();
         }
     }
-    let error = run(
+    let refused = |result: lieode::Result<SystemState>| {
+        let error = result.unwrap_err();
+        assert!(
+            matches!(error, Error::InvalidParameter { name: "loads", .. }),
+            "{error:?}"
+        );
+    };
+    refused(run(
         &mut SpiralLeapfrogSystem::uniform(ball, 4),
         &mut Shrinking,
         &y0,
         0.01,
         5,
-    )
-    .unwrap_err();
-    assert!(
-        matches!(error, Error::InvalidParameter { name: "loads", .. }),
-        "{error:?}"
-    );
-    let error = run(
+    ));
+    refused(run(
         &mut Rk4System::uniform(ball, 4),
         &mut Shrinking,
         &y0,
         0.01,
         5,
-    )
-    .unwrap_err();
-    assert!(
-        matches!(error, Error::InvalidParameter { name: "loads", .. }),
-        "{error:?}"
-    );
+    ));
     Ok(())
 }
 

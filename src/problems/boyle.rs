@@ -106,6 +106,23 @@ fn product_with_derivative<T: Real>(
     (value, derivative)
 }
 
+/// [`ExactRotation`] of a binary with `rotor_and_derivative(t)` and a span `[0, t_end]`.
+macro_rules! impl_exact_binary {
+    ($ty:ty) => {
+        impl ExactRotation for $ty {
+            fn rotor(&self, t: f64) -> Quaternion<f64> {
+                self.rotor_and_derivative(t).0
+            }
+            fn rotor_derivative(&self, t: f64) -> Quaternion<f64> {
+                self.rotor_and_derivative(t).1
+            }
+            fn span(&self) -> (f64, f64) {
+                (0.0, self.t_end)
+            }
+        }
+    };
+}
+
 /// Boyle's precessing and nutating binary (M. Boyle, *The integration of angular velocity*,
 /// Adv. Appl. Clifford Algebras 27 (2017), arXiv:1604.08139, §VI B, Eqs. 26–28):
 ///
@@ -240,17 +257,7 @@ impl PrecessingBinary {
     }
 }
 
-impl ExactRotation for PrecessingBinary {
-    fn rotor(&self, t: f64) -> Quaternion<f64> {
-        self.rotor_and_derivative(t).0
-    }
-    fn rotor_derivative(&self, t: f64) -> Quaternion<f64> {
-        self.rotor_and_derivative(t).1
-    }
-    fn span(&self) -> (f64, f64) {
-        (0.0, self.t_end)
-    }
-}
+impl_exact_binary!(PrecessingBinary);
 
 /// The precessing binary as numpy-quaternion's test suite defines it — a variant of Boyle's
 /// §VI B binary (Eq. 26) by the paper's author (T = 10⁴,
@@ -304,17 +311,7 @@ impl NumpyQuaternionBinary {
     }
 }
 
-impl ExactRotation for NumpyQuaternionBinary {
-    fn rotor(&self, t: f64) -> Quaternion<f64> {
-        self.rotor_and_derivative(t).0
-    }
-    fn rotor_derivative(&self, t: f64) -> Quaternion<f64> {
-        self.rotor_and_derivative(t).1
-    }
-    fn span(&self) -> (f64, f64) {
-        (0.0, self.t_end)
-    }
-}
+impl_exact_binary!(NumpyQuaternionBinary);
 
 /// The four Zupan–Saje rotations of Boyle's Appendix (Boyle 2017, arXiv:1604.08139, Fig. 5;
 /// E. Zupan, M. Saje, Comput. Methods Appl. Mech. Eng. 195 (2006)): `R = exp(r(t))` with the
