@@ -2,6 +2,9 @@
 //! closed-form motions, the rotational catalogue's SPIRAL (N = 1, bit for bit), measured orders
 //! with velocity-dependent forces, thread-count independence and bad input.
 
+mod common;
+
+use common::bodies::{assert_orders, damped_sphere_errors, run};
 use lieode::Error;
 use lieode::integrate::{Options, Record, integrate};
 use lieode::problems::cylinder::SpiralCylinder;
@@ -12,18 +15,6 @@ use lieode::system::{
     TorqueFrame,
 };
 use nalgebra::{Quaternion, Vector3};
-
-fn run<P: SystemForces, S: Stepper<P, State = SystemState>>(
-    stepper: &mut S,
-    forces: &mut P,
-    y0: &SystemState,
-    dt: f64,
-    steps: usize,
-) -> lieode::Result<SystemState> {
-    let span = Span::stride(y0.t, dt, steps)?;
-    let sol = integrate(stepper, forces, y0, &span, Options::record(Record::Ends))?;
-    Ok(sol.states.last().expect("the final state").clone())
-}
 
 /// A catalogue method and its N-body version on the SPIRAL cylinder (one body, the paper's
 /// body torque, 1000 steps of 1e-3): the final rotor and angular velocity, bit for bit.
@@ -68,10 +59,7 @@ fn each_method_with_one_body_is_its_catalogue_method_bit_for_bit() -> lieode::Re
     same_as_the_catalogue(SpiralLeapfrog::new(rigid), |b| {
         SpiralLeapfrogSystem::uniform(b, 1)
     })?;
-    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))?;
-    same_as_the_catalogue(VelocityVerlet::new(rigid), |b| {
-        VelocityVerletSystem::uniform(b, 1)
-    })
+    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))
 }
 
 /// A spinning sphere that translates freely: `x = x₀ + v₀ t`, `q = q₀ exp(ω t/2)` (constant
@@ -175,74 +163,6 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
     Ok(())
 }
 
-/// The drag `F = −γ v` and the damping torque `τ = −cJ ω_b` (written in the lab frame,
-/// `R(−cJω_b)`) on a sphere of mass 2 and radius 0.5 (`J = 0.2`).
-const DAMPED: (f64, f64, f64) = (2.0, 0.8, 0.5);
-
-/// A per-body model as a function pointer.
-type BodyFnPtr = fn(
-    usize,
-    f64,
-    &Vector3<f64>,
-    &Vector3<f64>,
-    &Quaternion<f64>,
-    &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>);
-
-fn damped_sphere(
-    _i: usize,
-    _t: f64,
-    _x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    let (_, gamma, c) = DAMPED;
-    let lab = q * Quaternion::from_imag(-c * 0.2 * w) * q.conjugate();
-    (-gamma * v, lab.imag() / q.norm_squared())
-}
-
-/// The errors at t = 2 in v, x and ω of the damped sphere for each step count, against the
-/// closed forms `v₀ e^{−γt/m}`, `v₀ m/γ (1 − e^{−γt/m})` and `ω₀ e^{−ct}`.
-fn damped_sphere_errors<S: Stepper<PerBody<BodyFnPtr>, State = SystemState>>(
-    make: impl Fn(Body) -> S,
-    omega0: Vector3<f64>,
-    steps: [usize; 3],
-) -> lieode::Result<[(&'static str, Vec<f64>); 3]> {
-    let (m, gamma, c) = DAMPED;
-    let ball = Body::solid_sphere(m, 0.5)?;
-    let mut damped = PerBody {
-        frame: TorqueFrame::Lab,
-        model: damped_sphere as BodyFnPtr,
-    };
-    let mut y0 = SystemState::at_rest(0.0, 1);
-    y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
-    y0.omegas[0] = omega0;
-    let t_end = 2.0;
-    let decay = (-gamma * t_end / m).exp();
-    let (mut v_errors, mut x_errors, mut w_errors) = (Vec::new(), Vec::new(), Vec::new());
-    for n in steps {
-        let end = run(&mut make(ball), &mut damped, &y0, t_end / n as f64, n)?;
-        v_errors.push((end.velocities[0] - y0.velocities[0] * decay).norm());
-        x_errors.push((end.positions[0] - y0.velocities[0] * (m / gamma) * (1.0 - decay)).norm());
-        w_errors.push((end.omegas[0] - omega0 * (-c * t_end).exp()).norm());
-    }
-    Ok([("v", v_errors), ("x", x_errors), ("ω", w_errors)])
-}
-
-/// Asserts every observed order of `errors` within `band` of `order`.
-fn assert_orders(errors: &[(&str, Vec<f64>)], order: f64, band: f64) {
-    for (name, e) in errors {
-        for w in e.windows(2) {
-            let observed = (w[0] / w[1]).log2();
-            assert!(
-                (observed - order).abs() < band,
-                "{name} order {observed}: {e:?}"
-            );
-        }
-    }
-}
-
 /// Velocity-dependent loads: linear drag `F = −γ v` and a damping torque `τ = −c J ω` on a
 /// sphere, `v = v₀ e^{−γt/m}`, `ω = ω₀ e^{−ct}`. The leapfrog hands the loads `v_{n−½}` and
 /// `ω_{n−½}`, so the velocities converge at first order (measured), the positions too.
@@ -310,8 +230,16 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
     assert_eq!(a, b, "SPIRAL");
     let [a, b] = on_threads(|| Rk4System::new(bodies.clone()), model, &y0)?;
     assert_eq!(a, b, "RK4");
-    let [a, b] = on_threads(|| VelocityVerletSystem::new(bodies.clone()), model, &y0)?;
+    fn generic<'a, K: SystemMethod + 'a>(
+        bodies: &'a [Body],
+        make: fn(RigidBody) -> K,
+    ) -> impl Fn() -> CatalogueSystem<K> + Sync + 'a {
+        move || CatalogueSystem::new(bodies.to_vec(), make)
+    }
+    let [a, b] = on_threads(generic(&bodies, VelocityVerlet::new), model, &y0)?;
     assert_eq!(a, b, "Velocity Verlet");
+    let [a, b] = on_threads(generic(&bodies, Fincham::new), model, &y0)?;
+    assert_eq!(a, b, "Fincham");
     Ok(())
 }
 
@@ -476,8 +404,8 @@ fn rk4_keeps_order_four_with_velocity_dependent_loads() -> lieode::Result<()> {
 // Velocity Verlet
 // ---------------------------------------------------------------------------------------------
 
-use lieode::rotation::VelocityVerlet;
-use lieode::system::VelocityVerletSystem;
+use lieode::rotation::{Fincham, RigidBody, VelocityVerlet};
+use lieode::system::{CatalogueSystem, SystemMethod};
 
 /// Velocity Verlet translation: exact for a constant force, second order under a spring
 /// `F = −x` (the harmonic oscillator, against its closed form).
@@ -497,7 +425,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     let mut y0 = SystemState::at_rest(0.0, 1);
     y0.velocities[0] = Vector3::new(1.0, 0.0, 5.0);
     let end = run(
-        &mut VelocityVerletSystem::uniform(ball, 1),
+        &mut CatalogueSystem::uniform(ball, 1, VelocityVerlet::new),
         &mut constant,
         &y0,
         0.01,
@@ -520,7 +448,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     let mut errors = Vec::new();
     for steps in [100, 200, 400] {
         let end = run(
-            &mut VelocityVerletSystem::uniform(ball, 1),
+            &mut CatalogueSystem::uniform(ball, 1, VelocityVerlet::new),
             &mut spring,
             &y0,
             5.0 / steps as f64,
@@ -533,5 +461,69 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
         let order = (w[0] / w[1]).log2();
         assert!((order - 2.0).abs() < 0.1, "order {order}: {errors:?}");
     }
+    Ok(())
+}
+
+/// A model that adds its loads into the buffers (as a contact model summing pair forces
+/// does) must see them zeroed before every evaluation: it gives the same bits as the per-body
+/// model that assigns them.
+#[test]
+fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
+    struct Adding;
+    impl SystemForces for Adding {
+        fn torque_frame(&self) -> TorqueFrame {
+            TorqueFrame::Lab
+        }
+        fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
+            for i in 0..view.positions.len() {
+                let (f, tau) = common::bodies::damped_sphere(
+                    i,
+                    view.t,
+                    &view.positions[i],
+                    &view.velocities[i],
+                    &view.rotors[i],
+                    &view.omegas[i],
+                );
+                loads.forces[i] += f;
+                loads.torques[i] += tau;
+            }
+        }
+    }
+    let ball = Body::solid_sphere(2.0, 0.5)?;
+    let mut y0 = SystemState::at_rest(0.0, 3);
+    y0.velocities[1] = Vector3::new(1.0, -0.5, 0.25);
+    y0.omegas[2] = Vector3::new(0.3, 0.2, 3.0);
+    let mut assigning = PerBody {
+        frame: TorqueFrame::Lab,
+        model: common::bodies::damped_sphere as common::bodies::BodyFnPtr,
+    };
+    let a = run(
+        &mut SpiralLeapfrogSystem::uniform(ball, 3),
+        &mut Adding,
+        &y0,
+        0.01,
+        50,
+    )?;
+    let b = run(
+        &mut SpiralLeapfrogSystem::uniform(ball, 3),
+        &mut assigning,
+        &y0,
+        0.01,
+        50,
+    )?;
+    assert_eq!(a, b, "SPIRAL");
+    let a = run(&mut Rk4System::uniform(ball, 3), &mut Adding, &y0, 0.01, 50)?;
+    let b = run(
+        &mut Rk4System::uniform(ball, 3),
+        &mut assigning,
+        &y0,
+        0.01,
+        50,
+    )?;
+    assert_eq!(a, b, "RK4");
+    let make = |b| CatalogueSystem::uniform(b, 3, Fincham::new);
+    let a = run(&mut make(ball), &mut Adding, &y0, 0.01, 50)?;
+    let b = run(&mut make(ball), &mut assigning, &y0, 0.01, 50)?;
+    assert_eq!(a, b, "Fincham");
     Ok(())
 }

@@ -4,9 +4,11 @@
 //! `R` (body → lab); the body-frame torque is `T = Rᵀ t`. The fields are generic over the
 //! scalar so that the implicit methods can differentiate them with dual numbers (`num-dual`).
 
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use crate::body::quaternion::rotation_matrix;
 use crate::lie::{Real, real};
+use crate::rotation::TorqueField;
 
 /// A spatial torque `t(t, R)` acting on a rigid body, in the lab frame.
 ///
@@ -41,6 +43,18 @@ impl<F: SpatialTorque + ?Sized> SpatialTorque for &F {
 
     fn potential<T: Real>(&self, r: &Matrix3<T>) -> Option<T> {
         (**self).potential(r)
+    }
+}
+
+/// Every spatial torque is a [`TorqueField`] of the rotational catalogue (and, through
+/// [`crate::system::EveryBody`], a force model of the many-body layer): the body-frame torque
+/// `τ = R(q)ᵀ t(t, R(q))` with `R(q)` the rotation of the (possibly unnormalised) rotor `q`.
+/// The field does not depend on `ω`.
+impl<S: SpatialTorque> TorqueField for S {
+    #[inline]
+    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, _omega: &Vector3<f64>) -> Vector3<f64> {
+        let r = rotation_matrix(q) / q.norm_squared();
+        r.tr_mul(&self.spatial_torque(t, &r))
     }
 }
 

@@ -42,6 +42,7 @@ pub mod krysl;
 pub mod linear_so3;
 pub mod rigid_body;
 pub mod sphere;
+pub mod spring_pair;
 pub mod vector;
 
 pub use boyle::{
@@ -52,6 +53,7 @@ pub use cylinder::{CylinderParameters, SpiralCylinder, benchmark_errors};
 pub use linear_so3::LinearSo3;
 pub use rigid_body::TorquedRigidBody;
 pub use sphere::SphereProblem;
+pub use spring_pair::SpringPair;
 pub use vector::VectorTestProblem;
 
 use nalgebra::{Matrix3, Quaternion};

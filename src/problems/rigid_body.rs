@@ -43,9 +43,10 @@
 //! - P. J. Roache, *Code verification by the method of manufactured solutions*, J. Fluids Eng.
 //!   124 (2002), 4–10.
 
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, Quaternion, Vector3};
 
 use super::{ScalarCurve, rotation_x, rotation_y, rotation_z, rotor_x, rotor_y, rotor_z};
+use crate::body::quaternion::rotation_matrix;
 use crate::error::{Error, Result};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
@@ -53,6 +54,7 @@ use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{Real, Side, real};
 use crate::ode::LieOde;
+use crate::rotation::TorqueField;
 
 /// The state `(R, ω)` of the rigid body on `SO(3) × ℝ³`.
 pub type RigidBodyState<T = f64> = Product<So3<T>, Rn<3, T>>;
@@ -328,6 +330,18 @@ impl TorquedRigidBody {
     ) -> Vector3<T> {
         let j = self.inertia.map(real::<T>);
         (self.torque(t, r, omega) - omega.cross(&j.component_mul(omega))).component_div(&j)
+    }
+}
+
+/// The problem's torque as a [`TorqueField`] of the rotational catalogue (and, through
+/// [`crate::system::EveryBody`], a force model of the many-body layer): `τ(t, R(q), ω)` with
+/// `R(q)` the rotation of the (possibly unnormalised) rotor `q`. A body with the problem's
+/// inertia started at `exact_quaternion(t₀)` follows the exact solution.
+impl TorqueField for TorquedRigidBody {
+    #[inline]
+    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+        let r = rotation_matrix(q) / q.norm_squared();
+        self.torque(t, &r, omega)
     }
 }
 

@@ -3,11 +3,12 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use super::split::{SplitStep, TorquePoint, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -164,12 +165,32 @@ impl<T: TorqueField> RotationalCore<T> for Buss {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
+        split_step(self, torque)
+    }
+
+    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
+        Ok(self.core.state())
+    }
+}
+
+impl SplitStep for Buss {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
         self.core.ensure_started()?;
+        Ok(((), self.core.torque_point()))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
         let c = &self.core;
         let dt = c.dt;
         let r = Self::rotation(&c.q);
-        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
         let m = r * tau;
         let omega_lab = self.apply_inverse_inertia(&r, &self.momentum);
         let domega = self.apply_inverse_inertia(&r, &(m - omega_lab.cross(&self.momentum)));
@@ -195,9 +216,5 @@ impl<T: TorqueField> RotationalCore<T> for Buss {
         c.renormaliser = renormaliser;
         self.momentum = momentum;
         Ok(())
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
     }
 }

@@ -1,11 +1,14 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
+use super::split::{SplitStep, TorquePoint, split_step};
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
+use nalgebra::Vector3;
+
 use crate::body::quaternion::times_pure;
 #[cfg(doc)]
 use crate::error::Error;
@@ -81,6 +84,30 @@ impl DirectEuler {
 
 impl_rotational_method!(DirectEuler, "direct_euler", 1, false);
 
+impl SplitStep for DirectEuler {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
+        self.core.ensure_started()?;
+        Ok(((), self.core.torque_point()))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
+        let c = &mut self.core;
+        let dt = c.dt;
+        c.omega += dt * c.body.angular_acceleration(&c.omega, tau);
+        c.q = c
+            .renormaliser
+            .apply(c.q + times_pure(&c.q, &c.omega) * (0.5 * dt));
+        c.tick();
+        c.state().check_finite("state")
+    }
+}
+
 impl<T: TorqueField> RotationalCore<T> for DirectEuler {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.core.run
@@ -90,17 +117,9 @@ impl<T: TorqueField> RotationalCore<T> for DirectEuler {
         self.core.start(state, dt)
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let c = &mut self.core;
-        let dt = c.dt;
-        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
-        c.omega += dt * c.body.angular_acceleration(&c.omega, &tau);
-        c.q = c
-            .renormaliser
-            .apply(c.q + times_pure(&c.q, &c.omega) * (0.5 * dt));
-        c.tick();
-        c.state().check_finite("state")
+        split_step(self, torque)
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {

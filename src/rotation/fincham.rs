@@ -1,8 +1,9 @@
 //! Fincham's rotational leapfrog (lab-frame angular momentum at half steps, a quaternion
 //! predictor–corrector), as the SPIRAL benchmark codes it.
 
-use nalgebra::Vector3;
+use nalgebra::{Quaternion, Vector3};
 
+use super::split::{SplitStep, TorquePoint, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -131,41 +132,49 @@ impl Fincham {
         (self.core.t - 0.5 * self.core.dt, self.momentum_half)
     }
 
-    /// The lab torque `M = R(q_n) τ(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
+    /// The torque point `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
     #[inline]
-    fn lab_torque<T: TorqueField>(&self, torque: &mut T) -> Result<Vector3<f64>> {
+    fn torque_point(&self) -> TorquePoint {
         let c = &self.core;
         let omega_guess = c
             .body
             .body_angular_velocity(&rotate_inverse(&c.q, &self.momentum_half));
-        let tau = checked_torque(torque, c.t, &c.q, &omega_guess)?;
-        Ok(rotate(&c.q, &tau))
+        TorquePoint {
+            t: c.t,
+            q: c.q,
+            omega: omega_guess,
+        }
+    }
+
+    /// The lab torque `M = R(q_n) τ(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
+    #[inline]
+    fn lab_torque<T: TorqueField>(&self, torque: &mut T) -> Result<Vector3<f64>> {
+        let at = self.torque_point();
+        let tau = checked_torque(torque, at.t, &at.q, &at.omega)?;
+        Ok(rotate(&at.q, &tau))
     }
 }
 
 impl_rotational_method!(Fincham, "fincham", 1, true);
 
-impl<T: TorqueField> RotationalCore<T> for Fincham {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+impl SplitStep for Fincham {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        normalize(q)
     }
 
-    /// Normalises the rotor and sets `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        let q = normalize(&state.q);
-        let tau = checked_torque(torque, state.t, &q, &state.omega)?;
-        let body = &self.core.body;
-        let body_half = body.body_momentum(&state.omega) - (0.5 * dt) * tau;
-        let omega_half = body.body_angular_velocity(&body_half);
-        self.momentum_half = rotate(&q, &body_half);
-        self.core.commit(dt, state.t, q, omega_half);
-        Ok(())
-    }
-
-    fn step(&mut self, torque: &mut T) -> Result<()> {
+    /// The torque at `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
         self.core.ensure_started()?;
-        let m = self.lab_torque(torque)?;
+        Ok(((), self.torque_point()))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
+        let m = rotate(&self.core.q, tau);
         let c = &self.core;
         let dt = c.dt;
         let momentum = self.momentum_half + (0.5 * dt) * m;
@@ -191,6 +200,30 @@ impl<T: TorqueField> RotationalCore<T> for Fincham {
         c.renormaliser = renormaliser;
         self.momentum_half = momentum_next;
         Ok(())
+    }
+}
+
+impl<T: TorqueField> RotationalCore<T> for Fincham {
+    fn run_mut(&mut self) -> &mut RunCount {
+        &mut self.core.run
+    }
+
+    /// Normalises the rotor and sets `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
+    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
+        self.core.begin(state, dt)?;
+        let q = normalize(&state.q);
+        let tau = checked_torque(torque, state.t, &q, &state.omega)?;
+        let body = &self.core.body;
+        let body_half = body.body_momentum(&state.omega) - (0.5 * dt) * tau;
+        let omega_half = body.body_angular_velocity(&body_half);
+        self.momentum_half = rotate(&q, &body_half);
+        self.core.commit(dt, state.t, q, omega_half);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn step(&mut self, torque: &mut T) -> Result<()> {
+        split_step(self, torque)
     }
 
     /// `(t_n, q_n, ω_n)` with `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)` (Eq. B.6); one torque

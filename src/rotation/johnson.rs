@@ -3,11 +3,12 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::split::{RotorFirst, SplitStep, TorquePoint, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -150,7 +151,23 @@ impl<T: TorqueField> RotationalCore<T> for Johnson {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
+        split_step(self, torque)
+    }
+
+    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
+        Ok(self.core.state())
+    }
+}
+
+impl SplitStep for Johnson {
+    type Pending = RotorFirst;
+    const TORQUE_AT_END: bool = true;
+
+    /// The rotor update, then the torque at `(t_{n+1}, q_{n+1}, J⁻¹ R(q_{n+1})ᵀ L_n)`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<(RotorFirst, TorquePoint)> {
         self.core.ensure_started()?;
         let dt = self.core.dt;
         let q0 = self.core.q;
@@ -160,11 +177,33 @@ impl<T: TorqueField> RotationalCore<T> for Johnson {
         let k4 = self.rate(&(q0 + k3 * dt));
         let mut renormaliser = self.core.renormaliser;
         let q = renormaliser.apply(q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0));
+        let r = rotation_matrix(&q);
+        let omega_old = self
+            .core
+            .body
+            .body_angular_velocity(&(r.transpose() * self.momentum));
+        let pending = RotorFirst {
+            q,
+            omega: omega_old,
+            renormaliser,
+        };
+        let at = TorquePoint {
+            t: self.core.next_time(),
+            q,
+            omega: omega_old,
+        };
+        Ok((pending, at))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, pending: RotorFirst, tau: &Vector3<f64>) -> Result<()> {
+        let RotorFirst {
+            q, renormaliser, ..
+        } = pending;
+        let dt = self.core.dt;
         let t = self.core.next_time();
         let r = rotation_matrix(&q);
         let body = &self.core.body;
-        let omega_old = body.body_angular_velocity(&(r.transpose() * self.momentum));
-        let tau = checked_torque(torque, t, &q, &omega_old)?;
         let momentum = self.momentum + dt * (r * tau);
         let omega = body.body_angular_velocity(&(r.transpose() * momentum));
         RotationalState::new(t, q, omega).check_finite("state")?;
@@ -177,9 +216,5 @@ impl<T: TorqueField> RotationalCore<T> for Johnson {
         self.core.renormaliser = renormaliser;
         self.momentum = momentum;
         Ok(())
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
     }
 }

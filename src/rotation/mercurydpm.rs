@@ -4,6 +4,7 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use super::split::{SplitStep, TorquePoint, split_step};
 use super::stepper::StepClock;
 use super::stepper::impl_catalogue_stepper;
 use super::stepper::{
@@ -277,14 +278,54 @@ impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
+        split_step(self, torque)
+    }
+
+    /// `(t_n, q_n, ω_n)` with `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`; one
+    /// torque evaluation.
+    ///
+    /// # Errors
+    /// The stepper was not started; a non-finite torque.
+    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
         if !self.started {
             return Err(not_started());
         }
+        let tau = checked_torque(torque, self.t, &self.q, &self.omega_body)?;
+        let omega = self.omega_body
+            + (0.5 * self.dt) * self.body.angular_acceleration(&self.omega_body, &tau);
+        Ok(RotationalState::new(self.t, self.q, omega))
+    }
+}
+
+impl SplitStep for MercuryDpm {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        normalize(q)
+    }
+
+    /// The torque at `(t_n, q_n, D_n ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
+        if !self.started {
+            return Err(not_started());
+        }
+        let at = TorquePoint {
+            t: self.t,
+            q: self.q,
+            omega: self.omega_body,
+        };
+        Ok(((), at))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
         let dt = self.dt;
         let d = self.dcm;
         let dt_mat = d.transpose();
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_body)?;
         let m = dt_mat * tau;
         let inertia_lab = dt_mat * Matrix3::from_diagonal(&self.body.inertia()) * d;
         let inverse_lab = dt_mat * Matrix3::from_diagonal(&self.body.inverse_inertia()) * d;
@@ -310,20 +351,5 @@ impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
         self.omega_lab = w;
         self.omega_body = omega_body;
         Ok(())
-    }
-
-    /// `(t_n, q_n, ω_n)` with `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`; one
-    /// torque evaluation.
-    ///
-    /// # Errors
-    /// The stepper was not started; a non-finite torque.
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_body)?;
-        let omega = self.omega_body
-            + (0.5 * self.dt) * self.body.angular_acceleration(&self.omega_body, &tau);
-        Ok(RotationalState::new(self.t, self.q, omega))
     }
 }

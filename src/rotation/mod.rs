@@ -61,6 +61,7 @@ pub mod spiral;
 pub mod spiral_leapfrog;
 pub mod spiral_magnus;
 pub mod spiral_omelyan;
+pub mod split;
 pub mod stepper;
 pub mod torque;
 pub mod velocity_verlet;
@@ -78,6 +79,7 @@ pub use spiral::Spiral;
 pub use spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3, SpiralLeapfrog};
 pub use spiral_magnus::SpiralMagnus;
 pub use spiral_omelyan::SpiralOmelyan;
+pub use split::{RotorFirst, SplitStep, TorquePoint};
 pub use stepper::{
     CatalogueStepper, CountedTorque, Renormalisation, Renormaliser, RotationalMethod,
     RotationalState, RunCount, check_step_size, checked_torque, not_started,

@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::split::{SplitStep, TorquePoint, split_step};
 use super::stepper::StepClock;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalMethod, RotationalState, RunCount,
@@ -364,6 +365,36 @@ impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
     }
 }
 
+impl<V: OmelyanVariant> SplitStep for OmelyanLeapfrog<V> {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    /// The torque at `(t_n, q_n, ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
+        if !self.started {
+            return Err(not_started());
+        }
+        let at = TorquePoint {
+            t: self.t,
+            q: self.q,
+            omega: self.omega_half,
+        };
+        Ok(((), at))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
+        let dt = self.dt;
+        self.omega_half = omelyan_half_step(&self.body, &self.omega_half, tau, dt, self.iterations);
+        self.q = self
+            .renormaliser
+            .apply(V::rotor_update(&self.q, &self.omega_half, dt));
+        self.t = self.clock.tick();
+        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
+    }
+}
+
 impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V> {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.run
@@ -381,19 +412,9 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let dt = self.dt;
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_half)?;
-        self.omega_half =
-            omelyan_half_step(&self.body, &self.omega_half, &tau, dt, self.iterations);
-        self.q = self
-            .renormaliser
-            .apply(V::rotor_update(&self.q, &self.omega_half, dt));
-        self.t = self.clock.tick();
-        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
+        split_step(self, torque)
     }
 
     fn state(&mut self, torque: &mut T) -> Result<RotationalState> {

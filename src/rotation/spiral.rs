@@ -1,11 +1,14 @@
 //! SPIRAL, non-leapfrog variant (del Valle et al. 2024, App. A).
 
+use super::split::{SplitStep, TorquePoint, split_step};
+use nalgebra::Vector3;
+
 use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
+    impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
@@ -105,6 +108,31 @@ impl Spiral {
 
 impl_rotational_method!(Spiral, "spiral", 1, false);
 
+impl SplitStep for Spiral {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
+        self.core.ensure_started()?;
+        Ok(((), self.core.torque_point()))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
+        let c = &mut self.core;
+        let dt = c.dt;
+        let acceleration = c.body.angular_acceleration(&c.omega, tau);
+        c.q = c.renormaliser.apply(
+            c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
+        );
+        c.omega = self.step_map.advance(&c.omega, tau);
+        c.tick();
+        c.state().check_finite("state")
+    }
+}
+
 impl<T: TorqueField> RotationalCore<T> for Spiral {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.core.run
@@ -116,18 +144,9 @@ impl<T: TorqueField> RotationalCore<T> for Spiral {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let c = &mut self.core;
-        let dt = c.dt;
-        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
-        let acceleration = c.body.angular_acceleration(&c.omega, &tau);
-        c.q = c.renormaliser.apply(
-            c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
-        );
-        c.omega = self.step_map.advance(&c.omega, &tau);
-        c.tick();
-        c.state().check_finite("state")
+        split_step(self, torque)
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {

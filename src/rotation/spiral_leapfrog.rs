@@ -7,6 +7,7 @@
 use nalgebra::Vector3;
 
 use super::omelyan::synchronised_state;
+use super::split::{SplitStep, TorquePoint, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -333,6 +334,30 @@ impl SpiralLeapfrog {
 
 impl_rotational_method!(SpiralLeapfrog, "spiral_leapfrog", 1, true);
 
+impl SplitStep for SpiralLeapfrog {
+    type Pending = ();
+    const TORQUE_AT_END: bool = false;
+
+    /// The torque at `(t_n, q_n, ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<((), TorquePoint)> {
+        self.core.ensure_started()?;
+        Ok(((), self.core.torque_point()))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
+        let c = &mut self.core;
+        let dt = c.dt;
+        c.omega = self.step_map.advance(&c.omega, tau);
+        c.q = c
+            .renormaliser
+            .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
+        c.tick();
+        c.state().check_finite("state")
+    }
+}
+
 impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.core.run
@@ -348,17 +373,9 @@ impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let c = &mut self.core;
-        let dt = c.dt;
-        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
-        c.omega = self.step_map.advance(&c.omega, &tau);
-        c.q = c
-            .renormaliser
-            .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
-        c.tick();
-        c.state().check_finite("state")
+        split_step(self, torque)
     }
 
     fn state(&mut self, torque: &mut T) -> Result<RotationalState> {

@@ -699,6 +699,16 @@ impl StepperCore {
     pub fn state(&self) -> RotationalState {
         RotationalState::new(self.t, self.q, self.omega)
     }
+
+    /// The carried state `(t_n, q_n, ω)` as the point a step takes its torque at.
+    #[inline(always)]
+    pub fn torque_point(&self) -> super::split::TorquePoint {
+        super::split::TorquePoint {
+            t: self.t,
+            q: self.q,
+            omega: self.omega,
+        }
+    }
 }
 
 // Implements `StepperInfo`, `RotationalMethod` and `Stepper<T>` for a stepper type that keeps its

@@ -3,6 +3,7 @@
 
 use nalgebra::Vector3;
 
+use super::split::{RotorFirst, SplitStep, TorquePoint, split_step};
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
     checked_torque, impl_rotational_method,
@@ -108,6 +109,54 @@ impl VelocityVerlet {
 
 impl_rotational_method!(VelocityVerlet, "velocity_verlet", 1, false);
 
+impl SplitStep for VelocityVerlet {
+    type Pending = RotorFirst;
+    const TORQUE_AT_END: bool = true;
+
+    /// The half kick and the rotor update, then the torque at `(t_{n+1}, q_{n+1}, ω_{n+½})`.
+    #[inline(always)]
+    fn prepare(&self) -> Result<(RotorFirst, TorquePoint)> {
+        self.core.ensure_started()?;
+        let c = &self.core;
+        let dt = c.dt;
+        let half = 0.5 * dt;
+        let omega_half = c.omega + half * c.body.angular_acceleration(&c.omega, &self.torque);
+        let mut renormaliser = c.renormaliser;
+        let q = renormaliser.apply(c.q + times_pure(&c.q, &omega_half) * (0.5 * dt));
+        let pending = RotorFirst {
+            q,
+            omega: omega_half,
+            renormaliser,
+        };
+        let at = TorquePoint {
+            t: c.next_time(),
+            q,
+            omega: omega_half,
+        };
+        Ok((pending, at))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, pending: RotorFirst, tau: &Vector3<f64>) -> Result<()> {
+        let RotorFirst {
+            q,
+            omega: omega_half,
+            renormaliser,
+        } = pending;
+        let c = &mut self.core;
+        let half = 0.5 * c.dt;
+        let t = c.next_time();
+        let omega = omega_half + half * c.body.angular_acceleration(&omega_half, tau);
+        RotationalState::new(t, q, omega).check_finite("state")?;
+        c.tick();
+        c.q = q;
+        c.omega = omega;
+        self.torque = *tau;
+        c.renormaliser = renormaliser;
+        Ok(())
+    }
+}
+
 impl<T: TorqueField> RotationalCore<T> for VelocityVerlet {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.core.run
@@ -120,24 +169,9 @@ impl<T: TorqueField> RotationalCore<T> for VelocityVerlet {
         Ok(())
     }
 
+    #[inline(always)]
     fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let c = &mut self.core;
-        let dt = c.dt;
-        let half = 0.5 * dt;
-        let omega_half = c.omega + half * c.body.angular_acceleration(&c.omega, &self.torque);
-        let mut renormaliser = c.renormaliser;
-        let q = renormaliser.apply(c.q + times_pure(&c.q, &omega_half) * (0.5 * dt));
-        let t = c.next_time();
-        let tau = checked_torque(torque, t, &q, &omega_half)?;
-        let omega = omega_half + half * c.body.angular_acceleration(&omega_half, &tau);
-        RotationalState::new(t, q, omega).check_finite("state")?;
-        c.tick();
-        c.q = q;
-        c.omega = omega;
-        self.torque = tau;
-        c.renormaliser = renormaliser;
-        Ok(())
+        split_step(self, torque)
     }
 
     fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {

@@ -27,19 +27,19 @@
 //! bit-identical for any number of threads.
 
 mod body;
+mod catalogue;
 mod forces;
-mod plan;
+pub(crate) mod plan;
 mod rk4;
 mod spiral;
 mod state;
-mod velocity_verlet;
 
 pub use body::Body;
+pub use catalogue::{CatalogueSystem, SystemMethod};
 pub use forces::{BodyModel, EveryBody, Loads, PerBody, SystemForces, SystemView, TorqueFrame};
 pub use rk4::Rk4System;
 pub use spiral::SpiralLeapfrogSystem;
 pub use state::SystemState;
-pub use velocity_verlet::VelocityVerletSystem;
 
 /// The fewest bodies a parallel task processes (below it the split costs more than it saves).
 pub const PARALLEL_CHUNK: usize = 1024;

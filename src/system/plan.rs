@@ -100,11 +100,14 @@ pub(crate) fn non_finite_body(
 }
 
 /// The [`crate::stepper::StepperInfo`] of a many-body method with `plan: Option<Plan>` and
-/// `stats: Stats` fields: its name, the time of its plan (NaN before the start), its counters.
+/// `stats: Stats` fields: its name (`|s| name`, computed from the stepper `s`), the time of its
+/// plan (NaN before the start), its counters. A generic type names its parameter:
+/// `impl_system_info!(Type<K> where K: Bound, |s| …)`.
 macro_rules! impl_system_info {
-    ($ty:ty, $name:literal) => {
-        impl $crate::stepper::StepperInfo for $ty {
+    ($ty:ty $(where $k:ident : $bound:path)?, |$s:ident| $name:expr) => {
+        impl$(<$k: $bound>)? $crate::stepper::StepperInfo for $ty {
             fn name(&self) -> &str {
+                let $s = self;
                 $name
             }
 
@@ -119,3 +122,36 @@ macro_rules! impl_system_info {
     };
 }
 pub(crate) use impl_system_info;
+
+/// Runs `|i, (a, b, …)| -> Result<()>` on every body's entries of the listed slices (`read s`
+/// for `&s[i]`, `write s` for `&mut s[i]`), in parallel with the `parallel` feature (in chunks
+/// of at least [`super::PARALLEL_CHUNK`] bodies), and returns the error of the lowest body
+/// index if any fails — the same error for any number of threads.
+macro_rules! for_each_body {
+    ($($kind:ident $slice:ident),+ ; |$i:ident, ($($x:pat),+)| $body:block) => {{
+        #[cfg(feature = "parallel")]
+        let result: $crate::Result<()> = {
+            use rayon::prelude::*;
+            ($( $crate::system::plan::for_each_body!(@par $kind $slice) ),+)
+                .into_par_iter()
+                .enumerate()
+                .with_min_len($crate::system::PARALLEL_CHUNK)
+                .map(|($i, ($($x),+))| -> $crate::Result<()> { $body })
+                .reduce(|| Ok(()), |a, b| a.and(b))
+        };
+        #[cfg(not(feature = "parallel"))]
+        let result: $crate::Result<()> = {
+            let n = [$( $slice.len() ),+][0];
+            (0..n).try_for_each(|$i| -> $crate::Result<()> {
+                let ($($x),+) = ($( $crate::system::plan::for_each_body!(@seq $kind $slice $i) ),+);
+                $body
+            })
+        };
+        result
+    }};
+    (@par read $s:ident) => { $s.par_iter() };
+    (@par write $s:ident) => { $s.par_iter_mut() };
+    (@seq read $s:ident $i:ident) => { &$s[$i] };
+    (@seq write $s:ident $i:ident) => { &mut $s[$i] };
+}
+pub(crate) use for_each_body;

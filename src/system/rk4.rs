@@ -94,7 +94,7 @@ impl Rk4System {
     }
 }
 
-impl_system_info!(Rk4System, "rk4");
+impl_system_info!(Rk4System, |_s| "rk4");
 
 /// One body's stage: the derivative `k` at the stage state, added to `next` with `h b`, and
 /// the next stage state `y_n + h a k` (when `a` is given).
@@ -180,10 +180,9 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
         self.next.clone_from(&self.state);
         for i in 0..4 {
             let t_stage = t + RK4.c[i] * h;
-            self.loads.zero();
             let view = self.stage.view(t_stage);
             self.loads
-                .evaluate(problem, &view, self.bodies.len(), &mut self.stats)?;
+                .evaluate(problem, &view, self.bodies.len(), &mut self.stats, true)?;
             let hb = h * RK4.b[i];
             let ha = (i < 3).then(|| h * RK4.a[(i + 1) * 4 + i]);
             stage_all(self, frame, hb, ha);

@@ -88,18 +88,14 @@ impl SpiralLeapfrogSystem {
         self.kind_of.is_empty()
     }
 
-    /// The loads at `t` for the carried state, checked. `zeroed` says whether the loads are
-    /// already zero (the step's update pass zeroes them after use, in parallel); the step
-    /// checks finiteness in that pass too, so only the lengths are checked here then.
+    /// The loads at `t` for the carried state, checked (the finiteness only if `finite`: the
+    /// step checks it in its update pass).
     fn evaluate<P: SystemForces + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
-        zeroed: bool,
+        finite: bool,
     ) -> Result<TorqueFrame> {
-        if !zeroed {
-            self.loads.zero();
-        }
         let view = SystemView {
             t,
             positions: &self.positions,
@@ -108,15 +104,8 @@ impl SpiralLeapfrogSystem {
             omegas: &self.omegas_half,
         };
         let n = self.kind_of.len();
-        if zeroed {
-            problem.loads(&view, &mut self.loads);
-            self.stats.rhs_evaluations += 1;
-            if self.loads.forces.len() != n || self.loads.torques.len() != n {
-                self.loads.check(n, t)?;
-            }
-            return Ok(problem.torque_frame());
-        }
-        self.loads.evaluate(problem, &view, n, &mut self.stats)
+        self.loads
+            .evaluate(problem, &view, n, &mut self.stats, finite)
     }
 }
 
@@ -158,7 +147,7 @@ fn advance_body(
     probe.fold(0.0, |s, c| s + c * 0.0) == 0.0
 }
 
-impl_system_info!(SpiralLeapfrogSystem, "spiral_leapfrog");
+impl_system_info!(SpiralLeapfrogSystem, |_s| "spiral_leapfrog");
 
 impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     type State = SystemState;
@@ -180,7 +169,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
         self.rotors.clone_from(&y0.rotors);
         self.omegas_half.clone_from(&y0.omegas);
         self.loads = Loads::zeros(y0.len());
-        let frame = self.evaluate(problem, y0.t, false)?;
+        let frame = self.evaluate(problem, y0.t, true)?;
         let back = EulerSsprk3::new();
         for (i, &k) in self.kind_of.iter().enumerate() {
             let body = &self.kinds[k as usize].0;
@@ -203,7 +192,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
         let mut plan = self.plan.ok_or_else(not_started)?;
         let t = plan.time();
-        let frame = self.evaluate(problem, t, true)?;
+        let frame = self.evaluate(problem, t, false)?;
         if !update_all(self, frame, plan.dt()) {
             // Non-finite loads first (they were kept), then the state.
             self.loads.check_finite(t)?;
@@ -231,7 +220,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for SpiralLeapfrogSystem {
     /// As [`Stepper::step`].
     fn state(&mut self, problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        let frame = self.evaluate(problem, plan.time(), false)?;
+        let frame = self.evaluate(problem, plan.time(), true)?;
         let half = 0.5 * plan.dt();
         let mut state = SystemState {
             t: plan.time(),

@@ -1,6 +1,8 @@
 //! Shared sample sets and helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod bodies;
+
 use lieode::lie::series::{ASIN_SERIES_SQ, SERIES_ANGLE_SQ, SMALL_ANGLE_SQ};
 use lieode::lie::so3::LOG_SYMMETRIC_BRANCH_COS;
 use nalgebra::Vector3;

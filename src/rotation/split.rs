@@ -1,0 +1,85 @@
+//! A one-evaluation step split at its torque evaluation: what lets a catalogue method advance
+//! one body ([`crate::stepper::Stepper`] on a [`TorqueField`]) and N bodies whose loads come
+//! from one evaluation of a system force model ([`crate::system::CatalogueSystem`]) with the
+//! same arithmetic.
+
+use nalgebra::{Quaternion, Vector3};
+
+use super::stepper::{RotationalMethod, checked_torque};
+use super::torque::TorqueField;
+use crate::error::Result;
+
+/// Where a step evaluates its torque: the time, the rotor and the body angular velocity it
+/// hands to the torque field (or, for a many-body system, writes into the state the force model
+/// sees).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TorquePoint {
+    /// The time, `t_n` or `t_{n+1}` ([`SplitStep::TORQUE_AT_END`]).
+    pub t: f64,
+    /// The rotor.
+    pub q: Quaternion<f64>,
+    /// The body angular velocity (the method's estimate at `t`, e.g. `ω_{n−½}` for leapfrog
+    /// methods).
+    pub omega: Vector3<f64>,
+}
+
+/// A catalogue method whose step evaluates the torque exactly once, split at that evaluation:
+/// [`SplitStep::prepare`] computes the point the torque is taken at (and whatever the rest of
+/// the step needs), [`SplitStep::finish`] completes the step with the body-frame torque there.
+///
+/// The single-body step is `prepare`, one evaluation of the torque field, `finish`; the
+/// many-body [`crate::system::CatalogueSystem`] prepares every body, evaluates the system's
+/// loads once, and finishes every body — the same arithmetic, so a system of one body under a
+/// body-frame torque reproduces the single-body method bit for bit (`tests/system.rs`).
+pub trait SplitStep: RotationalMethod {
+    /// What `prepare` computed that `finish` needs (e.g. Johnson's new rotor).
+    type Pending: Copy + Send + Sync + core::fmt::Debug;
+
+    /// Whether the torque is taken at the end of the step (`t_{n+1}`, after the rotor update:
+    /// Velocity Verlet, Johnson) rather than at its start (`t_n`).
+    const TORQUE_AT_END: bool;
+
+    /// The rotor the method's start evaluates the torque at, from the initial rotor `q`
+    /// (Fincham and MercuryDPM normalise it first).
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        *q
+    }
+
+    /// The first part of the step: the torque point and what `finish` needs.
+    ///
+    /// # Errors
+    /// [`crate::stepper::not_started`] before the start.
+    fn prepare(&self) -> Result<(Self::Pending, TorquePoint)>;
+
+    /// The rest of the step with the body-frame torque `tau` at the point of `prepare`.
+    ///
+    /// # Errors
+    /// [`crate::Error::NonFiniteState`] for a non-finite new state.
+    fn finish(&mut self, pending: Self::Pending, tau: &Vector3<f64>) -> Result<()>;
+}
+
+/// What a step that updates the rotor before it takes the torque (Velocity Verlet, Johnson)
+/// hands from [`SplitStep::prepare`] to [`SplitStep::finish`]: the new rotor (renormalised as
+/// the policy asks), the angular velocity the torque is taken at, and the renormaliser's step
+/// count after this step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RotorFirst {
+    pub(crate) q: Quaternion<f64>,
+    pub(crate) omega: Vector3<f64>,
+    pub(crate) renormaliser: super::stepper::Renormaliser,
+}
+
+/// One step of a split method on a single body: prepare, evaluate `torque` at the point
+/// (checked), finish.
+///
+/// # Errors
+/// Those of [`SplitStep::prepare`], [`checked_torque`] and [`SplitStep::finish`].
+#[inline(always)]
+pub(crate) fn split_step<S: SplitStep + ?Sized, T: TorqueField>(
+    method: &mut S,
+    torque: &mut T,
+) -> Result<()> {
+    let (pending, at) = method.prepare()?;
+    let tau = checked_torque(torque, at.t, &at.q, &at.omega)?;
+    method.finish(pending, &tau)
+}

@@ -1,0 +1,460 @@
+//! Every one-evaluation method of the rotational catalogue on the six-degree-of-freedom layer
+//! ([`CatalogueSystem`]): the single-body methods bit for bit at N = 1, the SPIRAL fast path bit
+//! for bit, the measured orders in position, velocity, orientation and angular velocity on the
+//! driven spring pair (against DOP853 at 1e-13), the conservation laws of the free pair,
+//! velocity-dependent loads against a closed form, thread-count independence and errors.
+
+mod common;
+
+use common::bodies::{assert_orders, damped_sphere_errors, run};
+use lieode::Error;
+use lieode::integrate::{Options, Record, integrate};
+use lieode::momentum::HeavyTopTorque;
+use lieode::problems::cylinder::SpiralCylinder;
+use lieode::problems::{SpringPair, TorquedRigidBody};
+use lieode::rotation::{
+    Buss, ConstantBodyTorque, DirectEuler, Fincham, Johnson, MercuryDpm, Omelyan, RigidBody,
+    RotationalState, Spiral, SpiralLeapfrog, SpiralOmelyan, TorqueField, VelocityVerlet,
+};
+use lieode::stepper::{Span, Stepper, StepperInfo};
+use lieode::system::{
+    Body, CatalogueSystem, EveryBody, PerBody, SpiralLeapfrogSystem, SystemForces, SystemMethod,
+    SystemState, TorqueFrame,
+};
+use nalgebra::{Quaternion, Vector3};
+
+/// A method of the table: on the system, and on one body under the torques the tests use.
+trait Method:
+    SystemMethod
+    + Stepper<TorquedRigidBody, State = RotationalState>
+    + Stepper<HeavyTopTorque, State = RotationalState>
+{
+}
+
+impl<K> Method for K where
+    K: SystemMethod
+        + Stepper<TorquedRigidBody, State = RotationalState>
+        + Stepper<HeavyTopTorque, State = RotationalState>
+{
+}
+
+/// A test run on every method of the table.
+trait Visit {
+    fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()>;
+}
+
+/// Every one-evaluation method, in the order of `docs/system.md`'s table.
+fn every_method(v: &mut impl Visit) -> lieode::Result<()> {
+    v.visit(SpiralLeapfrog::new)?;
+    v.visit(Spiral::new)?;
+    v.visit(SpiralOmelyan::new)?;
+    v.visit(Omelyan::new)?;
+    v.visit(Fincham::new)?;
+    v.visit(VelocityVerlet::new)?;
+    v.visit(DirectEuler::new)?;
+    v.visit(Buss::buss2000)?;
+    v.visit(Buss::benchmark)?;
+    v.visit(Johnson::new)?;
+    v.visit(MercuryDpm::new)
+}
+
+/// One body under the torque field `torque` from `start` (1000 steps of 1e-3): the system's
+/// rotation is the single-body method's, bit for bit, and the velocity stays.
+fn same_as_single_body<K, T>(
+    make: fn(RigidBody) -> K,
+    rigid: RigidBody,
+    torque: T,
+    start: RotationalState,
+) -> lieode::Result<()>
+where
+    K: SystemMethod + Stepper<T, State = RotationalState>,
+    T: TorqueField + Clone,
+{
+    let span = Span::stride(start.t, 1e-3, 1000)?;
+    let mut single = make(rigid);
+    let reference = integrate(
+        &mut single,
+        &mut torque.clone(),
+        &start,
+        &span,
+        Options::record(Record::Ends),
+    )?;
+    let reference = reference.states.last().expect("the final state");
+    let inertia = rigid.inertia();
+    let body = Body::new(2.0, [inertia.x, inertia.y, inertia.z])?;
+    let mut y0 = SystemState::at_rest(start.t, 1);
+    y0.rotors[0] = start.q;
+    y0.omegas[0] = start.omega;
+    y0.velocities[0] = Vector3::new(0.1, 0.2, 0.3);
+    let mut system = CatalogueSystem::uniform(body, 1, make);
+    let end = run(&mut system, &mut EveryBody(torque), &y0, 1e-3, 1000)?;
+    let name = single.name().to_owned();
+    assert_eq!(system.name(), name);
+    assert_eq!(end.rotors[0], reference.q, "{name}");
+    assert_eq!(end.omegas[0], reference.omega, "{name}");
+    assert_eq!(end.t, reference.t, "{name}");
+    assert_eq!(end.velocities[0], y0.velocities[0], "{name}");
+    Ok(())
+}
+
+/// The single-body comparison under three torques: the SPIRAL cylinder's constant body torque,
+/// the engines' manufactured torque (time-, attitude- and ω-dependent, so the torque points
+/// must agree exactly) and Krysl's heavy top (a spatial torque).
+struct SameAsSingleBody;
+
+impl Visit for SameAsSingleBody {
+    fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+        let cylinder = SpiralCylinder::paper()?;
+        let torque: ConstantBodyTorque = cylinder.torque();
+        same_as_single_body(make, *cylinder.body(), torque, cylinder.initial_state())?;
+        let manufactured = TorquedRigidBody::default();
+        let exact = manufactured.exact_quaternion(0.0);
+        let start = RotationalState::new(0.0, *exact.0.quaternion(), exact.1.0);
+        let inertia = manufactured.inertia();
+        let rigid = RigidBody::new([inertia.x, inertia.y, inertia.z])?;
+        same_as_single_body(make, rigid, manufactured, start)?;
+        let top = RotationalState::new(
+            0.0,
+            Quaternion::new(0.9, 0.3, 0.1, 0.0).normalize(),
+            Vector3::new(0.5, -1.0, 3.0),
+        );
+        same_as_single_body(
+            make,
+            RigidBody::new([5.0, 5.0, 1.0])?,
+            HeavyTopTorque::krysl(),
+            top,
+        )
+    }
+}
+
+#[test]
+fn with_one_body_every_method_is_its_single_body_method_bit_for_bit() -> lieode::Result<()> {
+    every_method(&mut SameAsSingleBody)
+}
+
+/// A many-body model with forces and lab torques that depend on position, velocity, rotor and
+/// angular velocity.
+fn busy(
+    i: usize,
+    t: f64,
+    x: &Vector3<f64>,
+    v: &Vector3<f64>,
+    q: &Quaternion<f64>,
+    w: &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    let s = i as f64;
+    let force = Vector3::new(0.0, 0.0, -9.81) - 0.2 * v - 0.5 * x + Vector3::new(t.sin(), s, 0.0);
+    let torque = Vector3::new(0.3 * q.i, -0.2 * q.w, 0.1) - 0.05 * w;
+    (force, torque)
+}
+
+type BodyFn = fn(
+    usize,
+    f64,
+    &Vector3<f64>,
+    &Vector3<f64>,
+    &Quaternion<f64>,
+    &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>);
+
+/// `n` bodies of three kinds, moving and spinning.
+fn crowd(n: usize) -> lieode::Result<(Vec<Body>, SystemState)> {
+    let bodies = (0..n)
+        .map(|i| Body::new(1.0 + (i % 3) as f64, [1.0, 1.5, 2.0 + (i % 3) as f64 * 0.1]))
+        .collect::<lieode::Result<Vec<_>>>()?;
+    let mut y0 = SystemState::at_rest(0.0, n);
+    for i in 0..n {
+        let s = i as f64;
+        y0.positions[i] = Vector3::new(s.cos(), s.sin(), 0.1 * s);
+        y0.velocities[i] = Vector3::new(s.sin(), s.cos(), 0.1);
+        y0.omegas[i] = Vector3::new((2.0 * s).sin(), 0.3, (3.0 * s).cos());
+        y0.rotors[i] = Quaternion::new(1.0, 0.1 * s.sin(), 0.0, 0.2).normalize();
+    }
+    Ok((bodies, y0))
+}
+
+#[test]
+fn the_generic_spiral_leapfrog_is_the_fast_path_bit_for_bit() -> lieode::Result<()> {
+    let (bodies, y0) = crowd(50)?;
+    let mut model = PerBody {
+        frame: TorqueFrame::Lab,
+        model: busy as BodyFn,
+    };
+    let fast = run(
+        &mut SpiralLeapfrogSystem::new(bodies.clone()),
+        &mut model,
+        &y0,
+        1e-3,
+        300,
+    )?;
+    let generic = run(
+        &mut CatalogueSystem::new(bodies, SpiralLeapfrog::new),
+        &mut model,
+        &y0,
+        1e-3,
+        300,
+    )?;
+    assert_eq!(fast, generic);
+    Ok(())
+}
+
+/// The errors `[x, v, q, ω]` (largest over the two bodies) of a method on the driven spring
+/// pair at t = 1 against DOP853 at 1e-13, for `steps` steps.
+fn pair_errors<K: SystemMethod>(
+    make: fn(RigidBody) -> K,
+    pair: &SpringPair,
+    reference: &SystemState,
+    steps: usize,
+) -> lieode::Result<[f64; 4]> {
+    let start = pair.initial_state();
+    let mut system = CatalogueSystem::new(pair.bodies.to_vec(), make);
+    let end = run(
+        &mut system,
+        &mut pair.clone(),
+        &start,
+        1.0 / steps as f64,
+        steps,
+    )?;
+    let mut e = [0.0f64; 4];
+    for i in 0..2 {
+        let q = end.rotors[i];
+        let r = reference.rotors[i];
+        e[0] = e[0].max((end.positions[i] - reference.positions[i]).norm());
+        e[1] = e[1].max((end.velocities[i] - reference.velocities[i]).norm());
+        e[2] = e[2].max((q - r).norm().min((q + r).norm()));
+        e[3] = e[3].max((end.omegas[i] - reference.omegas[i]).norm());
+    }
+    Ok(e)
+}
+
+/// The measured orders `[x, v, q, ω]` of every method on the driven pair (`docs/system.md`).
+const ORDERS_WITH_DRAG: [(&str, [f64; 4]); 11] = [
+    ("spiral_leapfrog", [1.0, 1.0, 1.0, 1.0]),
+    ("spiral", [1.0, 1.0, 1.0, 1.0]),
+    ("spiral_omelyan", [1.0, 1.0, 1.0, 1.0]),
+    ("omelyan", [1.0, 1.0, 1.0, 1.0]),
+    ("fincham", [1.0, 1.0, 1.0, 1.0]),
+    ("velocity_verlet", [1.0, 1.0, 1.0, 1.0]),
+    ("direct_euler", [1.0, 1.0, 1.0, 1.0]),
+    ("buss", [1.0, 1.0, 1.0, 1.0]),
+    ("buss16", [1.0, 1.0, 1.0, 1.0]),
+    ("johnson", [1.0, 1.0, 1.0, 1.0]),
+    ("mercurydpm", [1.0, 1.0, 1.0, 1.0]),
+];
+
+/// The measured orders `[x, v, q, ω]` of every method on the modulated pair (`docs/system.md`).
+const ORDERS: [(&str, [f64; 4]); 11] = [
+    ("spiral_leapfrog", [2.0, 2.0, 2.0, 2.0]),
+    ("spiral", [1.0, 1.0, 1.0, 1.0]),
+    ("spiral_omelyan", [2.0, 2.0, 2.0, 2.0]),
+    ("omelyan", [2.0, 2.0, 2.0, 2.0]),
+    ("fincham", [1.0, 1.0, 1.0, 1.0]),
+    ("velocity_verlet", [1.0, 1.0, 1.0, 1.0]),
+    ("direct_euler", [1.0, 1.0, 1.0, 1.0]),
+    ("buss", [1.0, 1.0, 1.0, 1.0]),
+    ("buss16", [1.0, 1.0, 1.0, 1.0]),
+    ("johnson", [1.0, 1.0, 1.0, 1.0]),
+    ("mercurydpm", [1.0, 1.0, 1.0, 1.0]),
+];
+
+/// Step counts of the order measurement.
+const STEPS: [usize; 3] = [800, 1600, 3200];
+
+struct Orders {
+    pair: SpringPair,
+    reference: SystemState,
+    table: &'static [(&'static str, [f64; 4])],
+}
+
+impl Visit for Orders {
+    fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+        let name = make(*self.pair.bodies[0].rigid()).name().to_owned();
+        let errors = STEPS
+            .iter()
+            .map(|&n| pair_errors(make, &self.pair, &self.reference, n))
+            .collect::<lieode::Result<Vec<_>>>()?;
+        let expected = (self.table.iter())
+            .find(|(n, _)| *n == name)
+            .map(|(_, o)| *o)
+            .expect("a row of the table");
+        for (k, label) in ["x", "v", "q", "ω"].iter().enumerate() {
+            let slopes: Vec<f64> = errors
+                .windows(2)
+                .map(|w| (w[0][k] / w[1][k]).log2())
+                .collect();
+            eprintln!(
+                "{name:16} {label}: slopes {slopes:.3?} errors {:.3e}",
+                errors[2][k]
+            );
+            for s in &slopes {
+                assert!(
+                    (s - expected[k]).abs() < 0.15,
+                    "{name} {label}: slopes {slopes:?}, table {}",
+                    expected[k]
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn every_method_converges_at_its_tabulated_orders_on_the_modulated_spring_pair()
+-> lieode::Result<()> {
+    let pair = SpringPair::modulated()?;
+    let reference = pair.reference(&pair.initial_state(), 1.0, 1e-13)?;
+    every_method(&mut Orders {
+        pair,
+        reference,
+        table: &ORDERS,
+    })
+}
+
+#[test]
+fn every_method_converges_at_its_tabulated_orders_on_the_driven_spring_pair() -> lieode::Result<()>
+{
+    let pair = SpringPair::driven()?;
+    let reference = pair.reference(&pair.initial_state(), 1.0, 1e-13)?;
+    every_method(&mut Orders {
+        pair,
+        reference,
+        table: &ORDERS_WITH_DRAG,
+    })
+}
+
+/// The free pair conserves energy, linear and angular momentum: DOP853 at 1e-13 keeps them to
+/// 1e-11 (a check of the loads: the torques are the arms' moments of the spring force); every
+/// method keeps the linear momentum to round-off (equal and opposite forces, one kick each);
+/// SPIRAL leapfrog's energy error after 20 s is small and falls like Δt².
+#[test]
+fn the_free_pair_conserves_energy_and_momenta() -> lieode::Result<()> {
+    let pair = SpringPair::conservative()?;
+    let start = pair.initial_state();
+    let (e0, p0, l0) = (
+        pair.energy(&start),
+        pair.momentum(&start),
+        pair.angular_momentum(&start),
+    );
+    let reference = pair.reference(&start, 5.0, 1e-13)?;
+    assert!((pair.energy(&reference) - e0).abs() < 1e-11 * e0.abs());
+    assert!((pair.momentum(&reference) - p0).norm() < 1e-12);
+    assert!((pair.angular_momentum(&reference) - l0).norm() < 1e-11);
+    struct Momentum(SpringPair, SystemState);
+    impl Visit for Momentum {
+        fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+            let mut system = CatalogueSystem::new(self.0.bodies.to_vec(), make);
+            let end = run(&mut system, &mut self.0.clone(), &self.1, 1e-3, 2000)?;
+            let p = self.0.momentum(&end);
+            assert!(
+                (p - self.0.momentum(&self.1)).norm() < 1e-13,
+                "{}: {p:?}",
+                system.name()
+            );
+            Ok(())
+        }
+    }
+    every_method(&mut Momentum(pair, start.clone()))?;
+    let energy_error = |dt: f64| -> lieode::Result<f64> {
+        let mut system = CatalogueSystem::new(pair.bodies.to_vec(), SpiralLeapfrog::new);
+        let end = run(
+            &mut system,
+            &mut pair.clone(),
+            &start,
+            dt,
+            (20.0 / dt) as usize,
+        )?;
+        Ok((pair.energy(&end) - e0).abs() / e0)
+    };
+    let (coarse, fine) = (energy_error(2e-3)?, energy_error(1e-3)?);
+    eprintln!("SPIRAL leapfrog energy error after 20 s: {coarse:.3e} (2e-3), {fine:.3e} (1e-3)");
+    assert!(coarse < 1e-4, "{coarse}");
+    assert!((coarse / fine).log2() > 1.8, "{coarse} {fine}");
+    Ok(())
+}
+
+/// Velocity-dependent loads against a closed form: the damped sphere of `tests/system.rs`
+/// (`F = −γv`, `τ = −cJω`): every one-evaluation method hands its loads a velocity half a step
+/// behind (or, for Direct Euler, SPIRAL and Buss, the angular velocity at `t_n` but the linear
+/// velocity `v_{n−½}`), and converges at first order in x, v and ω.
+#[test]
+fn velocity_dependent_loads_converge_at_first_order_for_every_method() -> lieode::Result<()> {
+    struct Damped;
+    impl Visit for Damped {
+        fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+            let errors = damped_sphere_errors(
+                |b| CatalogueSystem::uniform(b, 1, make),
+                Vector3::new(0.3, 0.2, 3.0),
+                [400, 800, 1600],
+            )?;
+            eprintln!("{}: {errors:?}", make(RigidBody::new([1.0; 3])?).name());
+            assert_orders(&errors, 1.0, 0.1);
+            Ok(())
+        }
+    }
+    every_method(&mut Damped)
+}
+
+/// A model whose force on body 2 turns non-finite at t ≥ 0.05.
+struct Faulty;
+
+impl SystemForces for Faulty {
+    fn torque_frame(&self) -> TorqueFrame {
+        TorqueFrame::Lab
+    }
+    fn loads(&mut self, view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
+        if view.t >= 0.05 {
+            loads.forces[2] = Vector3::new(f64::NAN, 0.0, 0.0);
+        }
+    }
+}
+
+/// Bad input on both forms (Fincham: torque at `t_n`; Johnson: at `t_{n+1}`): a non-finite
+/// force names the body and the time, a rotor too small to normalise names the body, another
+/// number of bodies names `y0`, a step before the start is refused.
+#[test]
+fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
+    struct Refusals;
+    impl Visit for Refusals {
+        fn visit<K: Method>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+            let ball = Body::solid_sphere(1.0, 0.1)?;
+            let y0 = SystemState::at_rest(0.0, 4);
+            let mut system = CatalogueSystem::uniform(ball, 4, make);
+            let name = system.name().to_owned();
+            assert!(Stepper::<Faulty>::step(&mut system, &mut Faulty).is_err());
+            match run(&mut system, &mut Faulty, &y0, 0.01, 20) {
+                Err(Error::NonFiniteBody {
+                    what: "force",
+                    body: 2,
+                    t,
+                }) => assert!((t - 0.05).abs() < 1e-12, "{name}: {t}"),
+                other => panic!("{name}: {other:?}"),
+            }
+            let error = run(
+                &mut CatalogueSystem::uniform(ball, 3, make),
+                &mut Faulty,
+                &y0,
+                0.01,
+                2,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(error, Error::InvalidParameter { name: "y0", .. }),
+                "{name}: {error:?}"
+            );
+            let mut tiny = y0.clone();
+            tiny.rotors[1] = Quaternion::new(1e-160, 0.0, 0.0, 0.0);
+            match run(&mut system, &mut Faulty, &tiny, 0.01, 2).unwrap_err() {
+                Error::InvalidParameter {
+                    name: "state",
+                    value,
+                    ..
+                } => {
+                    assert!(value.starts_with("body 1:"), "{name}: {value}")
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+            Ok(())
+        }
+    }
+    every_method(&mut Refusals)
+}
