@@ -21,10 +21,10 @@ use super::Report;
 /// The numbers of bodies measured.
 pub const BODIES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
-/// Bytes moved per body and step by SPIRAL leapfrog with a per-body model: the model reads the
-/// state (13 doubles) and writes the loads (6); the update reads the loads and the state and
-/// writes the state; the body's index is a `u32`.
-pub const BYTES_PER_BODY_STEP: usize = 8 * (13 + 6 + 6 + 13 + 13) + 4;
+/// Bytes moved per body and step by SPIRAL leapfrog with a per-body model, which evaluates
+/// each body's loads inside the update pass ([`crate::system::SystemForces::with_body_model`]):
+/// the pass reads the state (13 doubles) and the body's kind (a `u32`) and writes the state.
+pub const BYTES_PER_BODY_STEP: usize = 8 * (13 + 13) + 4;
 
 /// One throughput measurement.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,18 +37,7 @@ pub struct Throughput {
     pub body_steps_per_second: f64,
 }
 
-/// Gravity, linear drag `−0.1 v` and a drag torque `−0.01 ω` on every body: the per-body
-/// model of the throughput runs and of `benches/system.rs`.
-pub fn gravity_and_drag(
-    _i: usize,
-    _t: f64,
-    _x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    _q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    (Vector3::new(0.0, 0.0, -9.81) - v * 0.1, w * -0.01)
-}
+pub use super::six_dof::gravity_and_drag;
 
 /// Body-steps per second of `steps` SPIRAL steps on `n` spheres (best of `repeats`).
 fn measure(n: usize, steps: usize, repeats: usize) -> Result<f64> {
@@ -123,22 +112,9 @@ fn copy_bandwidth() -> f64 {
 pub fn throughput() -> Result<Vec<Throughput>> {
     let mut rows = Vec::new();
     for threads in [1usize, 2] {
-        #[cfg(feature = "parallel")]
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| crate::Error::InvalidParameter {
-                name: "threads",
-                value: threads.to_string(),
-                expected: format!("a thread pool: {e}"),
-            })?;
         for &n in &BODIES {
             let steps = (20_000_000 / n).clamp(20, 2000);
-            let run = || measure(n, steps, 3);
-            #[cfg(feature = "parallel")]
-            let rate = pool.install(run)?;
-            #[cfg(not(feature = "parallel"))]
-            let rate = run()?;
+            let rate = super::six_dof::on_threads(threads, || measure(n, steps, 3))?;
             rows.push(Throughput {
                 bodies: n,
                 threads,
@@ -183,6 +159,7 @@ pub fn many_bodies() -> Result<Report> {
             100.0 * moved / bandwidth
         ));
     }
+    summary.push_str(&super::six_dof::write_six_dof(&dir, &mut report)?);
     report.summary = summary;
     Ok(report)
 }

@@ -14,7 +14,7 @@
 //! | [`work_precision_demo`] | `work_precision_demo/` | fixed-step and adaptive methods: error vs work |
 //! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
 //! | [`krysl_paper`] | `krysl_paper/` | Krysl's implicit rigid-body family: Figs. 1–5 and a work–precision comparison |
-//! | [`many_bodies()`] | `many_bodies/` | SPIRAL leapfrog on 10³ … 10⁶ bodies: throughput on 1 and 2 threads |
+//! | [`many_bodies()`] | `many_bodies/` | SPIRAL leapfrog on 10³ … 10⁶ bodies: throughput on 1 and 2 threads; every six-degree-of-freedom method: orders on the spring pair and cost per body-step |
 //! | [`boyle_paper`] | `boyle_paper/` | Boyle's rotation formulations: Figs. 2–5, the paper's statements, numpy-quaternion's binary |
 
 #[cfg(feature = "plot")]
@@ -25,6 +25,7 @@ pub mod convergence;
 pub mod krysl;
 #[cfg(feature = "plot")]
 pub mod many_bodies;
+pub mod six_dof;
 #[cfg(feature = "plot")]
 pub mod spiral;
 #[cfg(feature = "plot")]

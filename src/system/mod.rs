@@ -29,6 +29,7 @@
 mod body;
 mod catalogue;
 mod forces;
+mod methods;
 pub(crate) mod plan;
 mod rk4;
 mod spiral;
@@ -36,7 +37,10 @@ mod state;
 
 pub use body::Body;
 pub use catalogue::{CatalogueSystem, SystemMethod};
-pub use forces::{BodyModel, EveryBody, Loads, PerBody, SystemForces, SystemView, TorqueFrame};
+pub use forces::{
+    BodyModel, BodyModelVisitor, EveryBody, Loads, PerBody, SystemForces, SystemView, TorqueFrame,
+};
+pub use methods::{METHOD_NAMES, MethodVisitor, every_method};
 pub use rk4::Rk4System;
 pub use spiral::SpiralLeapfrogSystem;
 pub use state::SystemState;

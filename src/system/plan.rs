@@ -132,12 +132,27 @@ macro_rules! for_each_body {
         #[cfg(feature = "parallel")]
         let result: $crate::Result<()> = {
             use rayon::prelude::*;
+            // Failures are rare: each is offered to one shared slot that keeps the lowest
+            // index, so the per-body path carries no error value (a `reduce` over the results
+            // would move one per body, `find_first` would poll an atomic per body).
+            let first = ::std::sync::Mutex::new(None::<(usize, $crate::Error)>);
             ($( $crate::system::plan::for_each_body!(@par $kind $slice) ),+)
                 .into_par_iter()
                 .enumerate()
                 .with_min_len($crate::system::PARALLEL_CHUNK)
-                .map(|($i, ($($x),+))| -> $crate::Result<()> { $body })
-                .reduce(|| Ok(()), |a, b| a.and(b))
+                .for_each(|($i, ($($x),+))| {
+                    let mut run = move || -> $crate::Result<()> { $body };
+                    if let Err(error) = run() {
+                        let mut slot = first.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.as_ref().is_none_or(|(j, _)| $i < *j) {
+                            *slot = Some(($i, error));
+                        }
+                    }
+                });
+            match first.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                Some((_, error)) => Err(error),
+                None => Ok(()),
+            }
         };
         #[cfg(not(feature = "parallel"))]
         let result: $crate::Result<()> = {
