@@ -1,7 +1,9 @@
-//! The many-body layer: one step of SPIRAL leapfrog and of RK4 (six degrees of freedom) on
-//! N = 10³, 10⁴, 10⁵ free spheres under gravity and drag, on rayon's default pool. The time
-//! per iteration divided by N is the cost per body-step (throughput on 1 and 2 threads, up to
-//! N = 10⁶, is in `examples/many_bodies.rs`).
+//! The many-body layer: one step of SPIRAL leapfrog (its fused pass with a per-body model, and
+//! the two-pass step the same model takes when it hides its per-body form), of Fincham on the
+//! generic `CatalogueSystem` and of RK4 (six degrees of freedom) on N = 10³, 10⁴, 10⁵ free
+//! spheres under gravity and drag, on rayon's default pool. The time per iteration divided by
+//! N is the cost per body-step (throughput on 1 and 2 threads, up to N = 10⁶, is in
+//! `examples/many_bodies.rs`).
 //!
 //! ```text
 //! cargo bench --bench system
@@ -9,8 +11,12 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lieode::reproduce::many_bodies::gravity_and_drag;
+use lieode::rotation::Fincham;
 use lieode::stepper::{Span, Stepper};
-use lieode::system::{Body, PerBody, Rk4System, SpiralLeapfrogSystem, SystemState, TorqueFrame};
+use lieode::system::{
+    Body, CatalogueSystem, Loads, PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces,
+    SystemState, SystemView, TorqueFrame,
+};
 use nalgebra::Vector3;
 
 fn initial(n: usize) -> SystemState {
@@ -21,6 +27,21 @@ fn initial(n: usize) -> SystemState {
         y0.omegas[i] = Vector3::new((2.0 * s).cos(), 0.5, (3.0 * s).sin());
     }
     y0
+}
+
+/// A per-body model that does not offer its per-body form: the methods take two passes.
+struct TwoPass<F>(PerBody<F>);
+
+impl<F: lieode::system::BodyModel> SystemForces for TwoPass<F> {
+    fn torque_frame(&self) -> TorqueFrame {
+        self.0.torque_frame()
+    }
+    fn assigns_every_load(&self) -> bool {
+        true
+    }
+    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
+        self.0.loads(view, loads)
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -40,6 +61,23 @@ fn bench(c: &mut Criterion) {
             .expect("a valid start");
         g.bench_with_input(BenchmarkId::new("spiral_leapfrog", n), &n, |b, _| {
             b.iter(|| spiral.step(&mut forces).expect("a finite step"))
+        });
+        let mut two_pass = TwoPass(forces);
+        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+        spiral
+            .start(&mut two_pass, &span, &y0)
+            .expect("a valid start");
+        g.bench_with_input(
+            BenchmarkId::new("spiral_leapfrog_two_pass", n),
+            &n,
+            |b, _| b.iter(|| spiral.step(&mut two_pass).expect("a finite step")),
+        );
+        let mut fincham = CatalogueSystem::uniform(ball, n, Fincham::new);
+        fincham
+            .start(&mut forces, &span, &y0)
+            .expect("a valid start");
+        g.bench_with_input(BenchmarkId::new("fincham", n), &n, |b, _| {
+            b.iter(|| fincham.step(&mut forces).expect("a finite step"))
         });
         let mut rk4 = Rk4System::uniform(ball, n);
         rk4.start(&mut forces, &span, &y0).expect("a valid start");

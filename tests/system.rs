@@ -527,3 +527,78 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
     assert_eq!(a, b, "Fincham");
     Ok(())
 }
+
+/// SPIRAL's fused pass (a per-body model) names a non-finite force or torque with its body and
+/// time, as the two-pass step does.
+#[test]
+fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
+    fn nan_force(
+        i: usize,
+        t: f64,
+        _x: &Vector3<f64>,
+        _v: &Vector3<f64>,
+        _q: &Quaternion<f64>,
+        _w: &Vector3<f64>,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let bad = if i >= 2 && t >= 0.05 { f64::NAN } else { 0.0 };
+        (Vector3::new(bad, 0.0, 0.0), Vector3::zeros())
+    }
+    fn infinite_torque(
+        i: usize,
+        t: f64,
+        _x: &Vector3<f64>,
+        _v: &Vector3<f64>,
+        _q: &Quaternion<f64>,
+        _w: &Vector3<f64>,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let bad = if i == 3 && t >= 0.1 {
+            f64::INFINITY
+        } else {
+            0.0
+        };
+        (Vector3::zeros(), Vector3::new(0.0, bad, 0.0))
+    }
+    let ball = Body::solid_sphere(1.0, 0.1)?;
+    let y0 = SystemState::at_rest(0.0, 5);
+    let mut model = PerBody {
+        frame: TorqueFrame::Body,
+        model: nan_force,
+    };
+    match run(
+        &mut SpiralLeapfrogSystem::uniform(ball, 5),
+        &mut model,
+        &y0,
+        0.01,
+        20,
+    ) {
+        Err(Error::NonFiniteBody {
+            what: "force",
+            body: 2,
+            t,
+        }) => assert!((t - 0.05).abs() < 1e-12, "{t}"),
+        other => panic!("{other:?}"),
+    }
+    let mut model = PerBody {
+        frame: TorqueFrame::Lab,
+        model: infinite_torque,
+    };
+    let error = run(
+        &mut SpiralLeapfrogSystem::uniform(ball, 5),
+        &mut model,
+        &y0,
+        0.01,
+        20,
+    );
+    assert!(
+        matches!(
+            error,
+            Err(Error::NonFiniteBody {
+                what: "torque",
+                body: 3,
+                t
+            }) if (t - 0.1).abs() < 1e-12
+        ),
+        "{error:?}"
+    );
+    Ok(())
+}

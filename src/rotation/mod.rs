@@ -37,6 +37,10 @@
 //! Gram–Schmidt is part of its matrix update and not an option; the Lie engines stay on the
 //! group by construction.
 //!
+//! Every method with one torque evaluation per step is split at it ([`SplitStep`]: prepare the
+//! torque point, finish with the torque), so that [`crate::system::CatalogueSystem`] runs the
+//! same arithmetic on N bodies whose loads come from one evaluation of a system force model.
+//!
 //! Orders are the slopes measured in `tests/rotation_spiral.rs` and `tests/rotation_classic.rs`
 //! on the SPIRAL cylinder and on an asymmetric body under an attitude- and time-dependent torque
 //! (each stepper's docs give the numbers).
