@@ -200,9 +200,11 @@ pub struct MethodCost {
     pub body_steps_per_second: f64,
 }
 
-/// The bodies and steps of the cost runs.
-const COST_BODIES: usize = 10_000;
-const COST_STEPS: usize = 100;
+/// The number of bodies of the cost runs.
+pub const COST_BODIES: usize = 10_000;
+
+/// The steps of each cost run.
+pub const COST_STEPS: usize = 100;
 
 /// Body-steps per second of `system` on [`COST_BODIES`] free spheres under the per-body
 /// `model` (one thread: the pool of the caller).
