@@ -3,7 +3,7 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{split_at_carried_state, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -175,32 +175,22 @@ impl<T: TorqueField> RotationalCore<T> for Buss {
     }
 }
 
-impl SplitStep for Buss {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    /// The torque at `(t_n, q_n, ω_n)`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        self.core.ensure_started()?;
-        Ok(((), self.core.torque_point()))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let c = &self.core;
+split_at_carried_state!(impl[] Buss,
+    carried: |buss| buss.core.carried(),
+    finish: |buss, tau| {
+        let c = &buss.core;
         let dt = c.dt;
-        let r = Self::rotation(&c.q);
+        let r = Buss::rotation(&c.q);
         let m = r * tau;
-        let omega_lab = self.apply_inverse_inertia(&r, &self.momentum);
-        let domega = self.apply_inverse_inertia(&r, &(m - omega_lab.cross(&self.momentum)));
+        let omega_lab = buss.apply_inverse_inertia(&r, &buss.momentum);
+        let domega = buss.apply_inverse_inertia(&r, &(m - omega_lab.cross(&buss.momentum)));
         let omega_bar = omega_lab
             + (0.5 * dt) * domega
-            + (self.coefficient * dt * dt) * domega.cross(&omega_lab);
+            + (buss.coefficient * dt * dt) * domega.cross(&omega_lab);
         let mut renormaliser = c.renormaliser;
         let q = renormaliser.apply(exp_pure(&((0.5 * dt) * omega_bar)) * c.q);
-        let momentum = self.momentum + dt * m;
-        let r_next = Self::rotation(&q);
+        let momentum = buss.momentum + dt * m;
+        let r_next = Buss::rotation(&q);
         let omega = c
             .body
             .body_angular_velocity(&(r_next.transpose() * momentum));
@@ -209,12 +199,12 @@ impl SplitStep for Buss {
         if !momentum.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        let c = &mut self.core;
+        let c = &mut buss.core;
         c.tick();
         c.q = q;
         c.omega = omega;
         c.renormaliser = renormaliser;
-        self.momentum = momentum;
+        buss.momentum = momentum;
         Ok(())
     }
-}
+);

@@ -1,13 +1,12 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{split_at_carried_state, split_step};
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
     impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
-use nalgebra::Vector3;
 
 use crate::body::quaternion::times_pure;
 #[cfg(doc)]
@@ -84,20 +83,10 @@ impl DirectEuler {
 
 impl_rotational_method!(DirectEuler, "direct_euler", 1, false);
 
-impl SplitStep for DirectEuler {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    /// The torque at `(t_n, q_n, ω_n)`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        self.core.ensure_started()?;
-        Ok(((), self.core.torque_point()))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let c = &mut self.core;
+split_at_carried_state!(impl[] DirectEuler,
+    carried: |euler| euler.core.carried(),
+    finish: |euler, tau| {
+        let c = &mut euler.core;
         let dt = c.dt;
         c.omega += dt * c.body.angular_acceleration(&c.omega, tau);
         c.q = c
@@ -106,7 +95,7 @@ impl SplitStep for DirectEuler {
         c.tick();
         c.state().check_finite("state")
     }
-}
+);
 
 impl<T: TorqueField> RotationalCore<T> for DirectEuler {
     fn run_mut(&mut self) -> &mut RunCount {

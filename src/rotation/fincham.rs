@@ -1,9 +1,9 @@
 //! Fincham's rotational leapfrog (lab-frame angular momentum at half steps, a quaternion
 //! predictor–corrector), as the SPIRAL benchmark codes it.
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{TorquePoint, split_at_carried_state, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -157,28 +157,14 @@ impl Fincham {
 
 impl_rotational_method!(Fincham, "fincham", 1, true);
 
-impl SplitStep for Fincham {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
-        normalize(q)
-    }
-
-    /// The torque at `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        self.core.ensure_started()?;
-        Ok(((), self.torque_point()))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let m = rotate(&self.core.q, tau);
-        let c = &self.core;
+split_at_carried_state!(impl[] Fincham,
+    carried: |fincham| (fincham.core.started, fincham.torque_point()),
+    finish: |fincham, tau| {
+        let m = rotate(&fincham.core.q, tau);
+        let c = &fincham.core;
         let dt = c.dt;
-        let momentum = self.momentum_half + (0.5 * dt) * m;
-        let momentum_next = self.momentum_half + dt * m;
+        let momentum = fincham.momentum_half + (0.5 * dt) * m;
+        let momentum_next = fincham.momentum_half + dt * m;
         let omega = c
             .body
             .body_angular_velocity(&rotate_inverse(&c.q, &momentum));
@@ -193,15 +179,16 @@ impl SplitStep for Fincham {
         if !momentum_next.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        let c = &mut self.core;
+        let c = &mut fincham.core;
         c.tick();
         c.q = q;
         c.omega = omega_next;
         c.renormaliser = renormaliser;
-        self.momentum_half = momentum_next;
+        fincham.momentum_half = momentum_next;
         Ok(())
-    }
-}
+    },
+    start_rotor: normalize,
+);
 
 impl<T: TorqueField> RotationalCore<T> for Fincham {
     fn run_mut(&mut self) -> &mut RunCount {

@@ -4,7 +4,7 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{TorquePoint, split_at_carried_state, split_step};
 use super::stepper::StepClock;
 use super::stepper::impl_catalogue_stepper;
 use super::stepper::{
@@ -299,57 +299,44 @@ impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
     }
 }
 
-impl SplitStep for MercuryDpm {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
-        normalize(q)
-    }
-
-    /// The torque at `(t_n, q_n, D_n ω_{n−½})`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let at = TorquePoint {
-            t: self.t,
-            q: self.q,
-            omega: self.omega_body,
-        };
-        Ok(((), at))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let dt = self.dt;
-        let d = self.dcm;
+split_at_carried_state!(impl[] MercuryDpm,
+    carried: |mercury| (
+        mercury.started,
+        TorquePoint {
+            t: mercury.t,
+            q: mercury.q,
+            omega: mercury.omega_body,
+        },
+    ),
+    finish: |mercury, tau| {
+        let dt = mercury.dt;
+        let d = mercury.dcm;
         let dt_mat = d.transpose();
         let m = dt_mat * tau;
-        let inertia_lab = dt_mat * Matrix3::from_diagonal(&self.body.inertia()) * d;
-        let inverse_lab = dt_mat * Matrix3::from_diagonal(&self.body.inverse_inertia()) * d;
-        let mut w = self.omega_lab;
-        for _ in 0..self.iterations {
-            w = self.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
+        let inertia_lab = dt_mat * Matrix3::from_diagonal(&mercury.body.inertia()) * d;
+        let inverse_lab = dt_mat * Matrix3::from_diagonal(&mercury.body.inverse_inertia()) * d;
+        let mut w = mercury.omega_lab;
+        for _ in 0..mercury.iterations {
+            w = mercury.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
         }
         let mut rate = Matrix3::zeros();
         for (mut rate_row, d_row) in rate.row_iter_mut().zip(d.row_iter()) {
             rate_row.copy_from(&w.cross(&d_row.transpose()).transpose());
         }
         let dcm = orthonormalise_columns(&(d + dt * rate));
-        let q = rotor_of(&dcm, &self.q);
+        let q = rotor_of(&dcm, &mercury.q);
         let omega_body = dcm * w;
-        let t = self.clock.after(1);
+        let t = mercury.clock.after(1);
         RotationalState::new(t, q, omega_body).check_finite("state")?;
         if !dcm.iter().chain(w.iter()).all(|x| x.is_finite()) {
             return Err(Error::NonFiniteState { what: "state", t });
         }
-        self.t = self.clock.tick();
-        self.dcm = dcm;
-        self.q = q;
-        self.omega_lab = w;
-        self.omega_body = omega_body;
+        mercury.t = mercury.clock.tick();
+        mercury.dcm = dcm;
+        mercury.q = q;
+        mercury.omega_lab = w;
+        mercury.omega_body = omega_body;
         Ok(())
-    }
-}
+    },
+    start_rotor: normalize,
+);

@@ -8,7 +8,7 @@ use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{TorquePoint, split_at_carried_state, split_step};
 use super::stepper::StepClock;
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalCore, RotationalMethod, RotationalState, RunCount,
@@ -365,35 +365,25 @@ impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
     }
 }
 
-impl<V: OmelyanVariant> SplitStep for OmelyanLeapfrog<V> {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    /// The torque at `(t_n, q_n, ω_{n−½})`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let at = TorquePoint {
-            t: self.t,
-            q: self.q,
-            omega: self.omega_half,
-        };
-        Ok(((), at))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let dt = self.dt;
-        self.omega_half = omelyan_half_step(&self.body, &self.omega_half, tau, dt, self.iterations);
-        self.q = self
+split_at_carried_state!(impl[V: OmelyanVariant] OmelyanLeapfrog<V>,
+    carried: |omelyan| (
+        omelyan.started,
+        TorquePoint {
+            t: omelyan.t,
+            q: omelyan.q,
+            omega: omelyan.omega_half,
+        },
+    ),
+    finish: |omelyan, tau| {
+        let dt = omelyan.dt;
+        omelyan.omega_half = omelyan_half_step(&omelyan.body, &omelyan.omega_half, tau, dt, omelyan.iterations);
+        omelyan.q = omelyan
             .renormaliser
-            .apply(V::rotor_update(&self.q, &self.omega_half, dt));
-        self.t = self.clock.tick();
-        RotationalState::new(self.t, self.q, self.omega_half).check_finite("state")
+            .apply(V::rotor_update(&omelyan.q, &omelyan.omega_half, dt));
+        omelyan.t = omelyan.clock.tick();
+        RotationalState::new(omelyan.t, omelyan.q, omelyan.omega_half).check_finite("state")
     }
-}
+);
 
 impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V> {
     fn run_mut(&mut self) -> &mut RunCount {

@@ -1,7 +1,6 @@
 //! SPIRAL, non-leapfrog variant (del Valle et al. 2024, App. A).
 
-use super::split::{SplitStep, TorquePoint, split_step};
-use nalgebra::Vector3;
+use super::split::{split_at_carried_state, split_step};
 
 use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
 #[cfg(doc)]
@@ -108,30 +107,20 @@ impl Spiral {
 
 impl_rotational_method!(Spiral, "spiral", 1, false);
 
-impl SplitStep for Spiral {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    /// The torque at `(t_n, q_n, ω_n)`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        self.core.ensure_started()?;
-        Ok(((), self.core.torque_point()))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let c = &mut self.core;
+split_at_carried_state!(impl[] Spiral,
+    carried: |spiral| spiral.core.carried(),
+    finish: |spiral, tau| {
+        let c = &mut spiral.core;
         let dt = c.dt;
         let acceleration = c.body.angular_acceleration(&c.omega, tau);
         c.q = c.renormaliser.apply(
             c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
         );
-        c.omega = self.step_map.advance(&c.omega, tau);
+        c.omega = spiral.step_map.advance(&c.omega, tau);
         c.tick();
         c.state().check_finite("state")
     }
-}
+);
 
 impl<T: TorqueField> RotationalCore<T> for Spiral {
     fn run_mut(&mut self) -> &mut RunCount {

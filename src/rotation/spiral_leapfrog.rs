@@ -7,7 +7,7 @@
 use nalgebra::Vector3;
 
 use super::omelyan::synchronised_state;
-use super::split::{SplitStep, TorquePoint, split_step};
+use super::split::{split_at_carried_state, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -334,29 +334,19 @@ impl SpiralLeapfrog {
 
 impl_rotational_method!(SpiralLeapfrog, "spiral_leapfrog", 1, true);
 
-impl SplitStep for SpiralLeapfrog {
-    type Pending = ();
-    const TORQUE_AT_END: bool = false;
-
-    /// The torque at `(t_n, q_n, ω_{n−½})`.
-    #[inline(always)]
-    fn prepare(&self) -> Result<((), TorquePoint)> {
-        self.core.ensure_started()?;
-        Ok(((), self.core.torque_point()))
-    }
-
-    #[inline(always)]
-    fn finish(&mut self, _: (), tau: &Vector3<f64>) -> Result<()> {
-        let c = &mut self.core;
+split_at_carried_state!(impl[] SpiralLeapfrog,
+    carried: |spiral| spiral.core.carried(),
+    finish: |spiral, tau| {
+        let c = &mut spiral.core;
         let dt = c.dt;
-        c.omega = self.step_map.advance(&c.omega, tau);
+        c.omega = spiral.step_map.advance(&c.omega, tau);
         c.q = c
             .renormaliser
             .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
         c.tick();
         c.state().check_finite("state")
     }
-}
+);
 
 impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
     fn run_mut(&mut self) -> &mut RunCount {

@@ -69,6 +69,55 @@ pub struct RotorFirst {
     pub(crate) renormaliser: super::stepper::Renormaliser,
 }
 
+/// Implements [`SplitStep`] for a method that takes its torque at the state it carries
+/// (`t_n`, nothing pending from `prepare` to `finish`):
+///
+/// ```text
+/// split_at_carried_state!(impl[generics] Type,
+///     carried: |m| (started, torque point),
+///     finish: |m, tau| { the rest of the step },
+///     start_rotor: normalize);      // optional: the rotor the start evaluates the torque at
+/// ```
+macro_rules! split_at_carried_state {
+    (impl[$($generics:tt)*] $ty:ty,
+     carried: |$c:ident| $carried:expr,
+     finish: |$s:ident, $tau:ident| $finish:block
+     $(, start_rotor: $rotor:path)? $(,)?) => {
+        impl<$($generics)*> $crate::rotation::SplitStep for $ty {
+            type Pending = ();
+            const TORQUE_AT_END: bool = false;
+
+            $(
+                fn start_rotor(
+                    &self,
+                    q: &::nalgebra::Quaternion<f64>,
+                ) -> ::nalgebra::Quaternion<f64> {
+                    $rotor(q)
+                }
+            )?
+
+            /// The torque at the carried state `(t_n, q_n, ω)`.
+            #[inline(always)]
+            fn prepare(&self) -> $crate::Result<((), $crate::rotation::TorquePoint)> {
+                let $c = self;
+                let (started, at): (bool, $crate::rotation::TorquePoint) = $carried;
+                if started {
+                    Ok(((), at))
+                } else {
+                    Err($crate::stepper::not_started())
+                }
+            }
+
+            #[inline(always)]
+            fn finish(&mut self, _: (), $tau: &::nalgebra::Vector3<f64>) -> $crate::Result<()> {
+                let $s = self;
+                $finish
+            }
+        }
+    };
+}
+pub(crate) use split_at_carried_state;
+
 /// One step of a split method on a single body: prepare, evaluate `torque` at the point
 /// (checked), finish.
 ///

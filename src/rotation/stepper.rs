@@ -700,14 +700,16 @@ impl StepperCore {
         RotationalState::new(self.t, self.q, self.omega)
     }
 
-    /// The carried state `(t_n, q_n, ω)` as the point a step takes its torque at.
+    /// Whether the stepper was started, and the carried state `(t_n, q_n, ω)` as the point a
+    /// step takes its torque at.
     #[inline(always)]
-    pub fn torque_point(&self) -> super::split::TorquePoint {
-        super::split::TorquePoint {
+    pub fn carried(&self) -> (bool, super::split::TorquePoint) {
+        let at = super::split::TorquePoint {
             t: self.t,
             q: self.q,
             omega: self.omega,
-        }
+        };
+        (self.started, at)
     }
 }
 

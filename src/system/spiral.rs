@@ -4,7 +4,7 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{BodyModel, BodyModelVisitor, Loads, SystemForces, SystemView, TorqueFrame};
-use super::plan::{Plan, for_each_body, impl_system_info, non_finite_body};
+use super::plan::{Plan, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
 use crate::error::Result;
@@ -144,6 +144,45 @@ fn advance_body(
     (zero(x) + zero(v)) + (zero(w) + q0) == 0.0
 }
 
+/// What a step hands every body: the frame of the torques, `t_n`, `t_{n+1}` and the step.
+#[derive(Debug, Clone, Copy)]
+struct Tick {
+    frame: TorqueFrame,
+    t: f64,
+    t_next: f64,
+    dt: f64,
+}
+
+/// [`advance_body`] for body `i` of kind `kind`, its failure named: a non-finite force or
+/// torque at `t_n`, else a non-finite new state at `t_{n+1}`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn advance_checked(
+    kind: &(Body, FixedStepSsprk3),
+    tick: Tick,
+    i: usize,
+    x: &mut Vector3<f64>,
+    v: &mut Vector3<f64>,
+    q: &mut Quaternion<f64>,
+    w: &mut Vector3<f64>,
+    force: &Vector3<f64>,
+    torque: &Vector3<f64>,
+) -> Result<()> {
+    let (body, map) = kind;
+    if advance_body(body, map, tick.frame, tick.dt, x, v, q, w, force, torque) {
+        return Ok(());
+    }
+    let finite = |a: &Vector3<f64>| a.iter().all(|c| c.is_finite());
+    let (what, t) = if !finite(force) {
+        ("force", tick.t)
+    } else if !finite(torque) {
+        ("torque", tick.t)
+    } else {
+        ("state", tick.t_next)
+    };
+    Err(crate::Error::NonFiniteBody { what, body: i, t })
+}
+
 impl_system_info!(SpiralLeapfrogSystem, |_s| "spiral_leapfrog");
 
 impl<P: SystemForces> Stepper<P> for SpiralLeapfrogSystem {
@@ -189,35 +228,19 @@ impl<P: SystemForces> Stepper<P> for SpiralLeapfrogSystem {
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
         let mut plan = self.plan.ok_or_else(not_started)?;
         let t = plan.time();
-        let fused = FusedStep {
-            system: self,
+        let tick = Tick {
+            frame: problem.torque_frame(),
             t,
             t_next: plan.next_time(),
             dt: plan.dt(),
         };
+        let fused = FusedStep { system: self, tick };
         if let Some(result) = problem.with_body_model(fused) {
             self.stats.rhs_evaluations += 1;
             result?;
-            let report = plan.advance(&mut self.stats);
-            self.plan = Some(plan);
-            return Ok(report);
-        }
-        let frame = self.evaluate(problem, t, false)?;
-        if !update_all(self, frame, plan.dt()) {
-            // Non-finite loads first (they were kept), then the state.
-            self.loads.check_finite(t)?;
-            let (x, v, q, w) = (
-                &self.positions,
-                &self.velocities_half,
-                &self.rotors,
-                &self.omegas_half,
-            );
-            let error = non_finite_body(plan.next_time(), x, v, q, w);
-            return Err(error.unwrap_or(crate::Error::NonFiniteBody {
-                what: "state",
-                body: 0,
-                t: plan.next_time(),
-            }));
+        } else {
+            let frame = self.evaluate(problem, t, false)?;
+            update_all(self, Tick { frame, ..tick })?;
         }
         let report = plan.advance(&mut self.stats);
         self.plan = Some(plan);
@@ -257,9 +280,7 @@ impl<P: SystemForces> Stepper<P> for SpiralLeapfrogSystem {
 /// two-pass step. A non-finite load or new state is reported for the body of lowest index.
 struct FusedStep<'a> {
     system: &'a mut SpiralLeapfrogSystem,
-    t: f64,
-    t_next: f64,
-    dt: f64,
+    tick: Tick,
 }
 
 impl BodyModelVisitor for FusedStep<'_> {
@@ -276,31 +297,18 @@ impl BodyModelVisitor for FusedStep<'_> {
             ..
         } = self.system;
         let kinds = &*kinds;
-        let (t, t_next, dt) = (self.t, self.t_next, self.dt);
+        let tick = Tick { frame, ..self.tick };
         for_each_body!(read kind_of, write positions, write velocities_half, write rotors,
         write omegas_half;
         |i, (k, x, v, q, w)| {
-            let (force, torque) = model(i, t, x, v, q, w);
-            let (b, m) = &kinds[*k as usize];
-            if advance_body(b, m, frame, dt, x, v, q, w, &force, &torque) {
-                return Ok(());
-            }
-            let finite = |a: &Vector3<f64>| a.iter().all(|c| c.is_finite());
-            let what = if !finite(&force) {
-                "force"
-            } else if !finite(&torque) {
-                "torque"
-            } else {
-                "state"
-            };
-            let t = if what == "state" { t_next } else { t };
-            Err(crate::Error::NonFiniteBody { what, body: i, t })
+            let (force, torque) = model(i, tick.t, x, v, q, w);
+            advance_checked(&kinds[*k as usize], tick, i, x, v, q, w, &force, &torque)
         })
     }
 }
 
-/// Advances every body (in parallel with the `parallel` feature); whether all stayed finite.
-fn update_all(s: &mut SpiralLeapfrogSystem, frame: TorqueFrame, dt: f64) -> bool {
+/// The two-pass step's update: every body advanced with its loads from the buffers.
+fn update_all(s: &mut SpiralLeapfrogSystem, tick: Tick) -> Result<()> {
     let SpiralLeapfrogSystem {
         kinds,
         kind_of,
@@ -311,47 +319,13 @@ fn update_all(s: &mut SpiralLeapfrogSystem, frame: TorqueFrame, dt: f64) -> bool
         loads,
         ..
     } = s;
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        let kinds = &*kinds;
-        (
-            kind_of.par_iter(),
-            positions.par_iter_mut(),
-            velocities_half.par_iter_mut(),
-            rotors.par_iter_mut(),
-            omegas_half.par_iter_mut(),
-            loads.forces.par_iter_mut(),
-            loads.torques.par_iter_mut(),
-        )
-            .into_par_iter()
-            .with_min_len(super::PARALLEL_CHUNK)
-            .map(|(&k, x, v, q, w, f, tau)| {
-                let (b, m) = &kinds[k as usize];
-                advance_body(b, m, frame, dt, x, v, q, w, f, tau)
-            })
-            .reduce(|| true, |a, b| a && b)
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let mut finite = true;
-        for (i, &k) in kind_of.iter().enumerate() {
-            let (b, m) = &kinds[k as usize];
-            finite &= advance_body(
-                b,
-                m,
-                frame,
-                dt,
-                &mut positions[i],
-                &mut velocities_half[i],
-                &mut rotors[i],
-                &mut omegas_half[i],
-                &mut loads.forces[i],
-                &mut loads.torques[i],
-            );
-        }
-        finite
-    }
+    let kinds = &*kinds;
+    let (forces, torques) = (&loads.forces, &loads.torques);
+    for_each_body!(read kind_of, write positions, write velocities_half, write rotors,
+    write omegas_half, read forces, read torques;
+    |i, (k, x, v, q, w, force, torque)| {
+        advance_checked(&kinds[*k as usize], tick, i, x, v, q, w, force, torque)
+    })
 }
 
 /// The distinct bodies (equal bodies, as when every body is the same, share one entry) and
