@@ -10,24 +10,13 @@
 //! ```
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use lieode::reproduce::many_bodies::gravity_and_drag;
+use lieode::reproduce::six_dof::{free_spheres, gravity_and_drag};
 use lieode::rotation::Fincham;
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, CatalogueSystem, Loads, PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces,
-    SystemState, SystemView, TorqueFrame,
+    SystemView, TorqueFrame,
 };
-use nalgebra::Vector3;
-
-fn initial(n: usize) -> SystemState {
-    let mut y0 = SystemState::at_rest(0.0, n);
-    for i in 0..n {
-        let s = i as f64;
-        y0.velocities[i] = Vector3::new(s.sin(), s.cos(), 1.0);
-        y0.omegas[i] = Vector3::new((2.0 * s).cos(), 0.5, (3.0 * s).sin());
-    }
-    y0
-}
 
 /// A per-body model that does not offer its per-body form: the methods take two passes.
 struct TwoPass<F>(PerBody<F>);
@@ -49,7 +38,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("many bodies: one step");
     for n in [1_000usize, 10_000, 100_000] {
         g.throughput(Throughput::Elements(n as u64));
-        let y0 = initial(n);
+        let y0 = free_spheres(n);
         let mut forces = PerBody {
             frame: TorqueFrame::Body,
             model: gravity_and_drag,

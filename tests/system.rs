@@ -4,62 +4,21 @@
 
 mod common;
 
-use common::bodies::{assert_orders, damped_sphere_errors, run};
+use common::bodies::{assert_orders, damped_sphere_errors, run, same_under_three_torques};
 use lieode::Error;
-use lieode::integrate::{Options, Record, integrate};
 use lieode::problems::cylinder::SpiralCylinder;
-use lieode::rotation::SpiralLeapfrog;
-use lieode::stepper::{Span, Stepper};
+use lieode::stepper::Stepper;
 use lieode::system::{
-    Body, EveryBody, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
-    TorqueFrame,
+    Body, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView, TorqueFrame,
 };
 use nalgebra::{Quaternion, Vector3};
 
-/// A catalogue method and its N-body version on the SPIRAL cylinder (one body, the paper's
-/// body torque, 1000 steps of 1e-3): the final rotor and angular velocity, bit for bit.
-fn same_as_the_catalogue<C, S>(catalogue: C, system: impl FnOnce(Body) -> S) -> lieode::Result<()>
-where
-    C: lieode::rotation::CatalogueStepper<lieode::rotation::ConstantBodyTorque>,
-    S: Stepper<EveryBody<lieode::rotation::ConstantBodyTorque>, State = SystemState>,
-{
-    let mut catalogue = catalogue;
-    let cylinder = SpiralCylinder::paper()?;
-    let start = cylinder.initial_state();
-    let inertia = cylinder.body().inertia();
-    let body = Body::new(1.0, [inertia.x, inertia.y, inertia.z])?;
-    let span = Span::stride(start.t, 1e-3, 1000)?;
-    let reference = integrate(
-        &mut catalogue,
-        &mut cylinder.torque(),
-        &start,
-        &span,
-        Options::record(Record::Ends),
-    )?;
-    let reference = reference.states.last().expect("the final state");
-    let mut y0 = SystemState::at_rest(start.t, 1);
-    y0.rotors[0] = start.q;
-    y0.omegas[0] = start.omega;
-    let end = run(
-        &mut system(body),
-        &mut EveryBody(cylinder.torque()),
-        &y0,
-        1e-3,
-        1000,
-    )?;
-    assert_eq!(end.rotors[0], reference.q);
-    assert_eq!(end.omegas[0], reference.omega);
-    assert_eq!(end.t, reference.t);
-    Ok(())
-}
-
+/// The SPIRAL fast path and RK4 with one body are their single-body methods bit for bit, under
+/// three torques (`tests/common/bodies.rs`).
 #[test]
 fn each_method_with_one_body_is_its_catalogue_method_bit_for_bit() -> lieode::Result<()> {
-    let rigid = *SpiralCylinder::paper()?.body();
-    same_as_the_catalogue(SpiralLeapfrog::new(rigid), |b| {
-        SpiralLeapfrogSystem::uniform(b, 1)
-    })?;
-    same_as_the_catalogue(Rk4::new(rigid), |b| Rk4System::uniform(b, 1))
+    same_under_three_torques("spiral_leapfrog", |b| SpiralLeapfrogSystem::uniform(b, 1))?;
+    same_under_three_torques("rk4", |b| Rk4System::uniform(b, 1))
 }
 
 /// A spinning sphere that translates freely: `x = x₀ + v₀ t`, `q = q₀ exp(ω t/2)` (constant
@@ -384,7 +343,6 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
 // RK4
 // ---------------------------------------------------------------------------------------------
 
-use lieode::rotation::Rk4;
 use lieode::system::Rk4System;
 
 /// With the loads at the stage velocities, RK4 keeps order 4 under drag and a damping torque
@@ -495,7 +453,7 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
     y0.omegas[2] = Vector3::new(0.3, 0.2, 3.0);
     let mut assigning = PerBody {
         frame: TorqueFrame::Lab,
-        model: common::bodies::damped_sphere as common::bodies::BodyFnPtr,
+        model: common::bodies::damped_sphere as lieode::system::BodyFn,
     };
     let a = run(
         &mut SpiralLeapfrogSystem::uniform(ball, 3),

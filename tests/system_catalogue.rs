@@ -6,82 +6,25 @@
 
 mod common;
 
-use common::bodies::{assert_orders, damped_sphere_errors, run};
+use common::bodies::{assert_orders, damped_sphere_errors, run, same_under_three_torques};
 use lieode::Error;
-use lieode::integrate::{Options, Record, integrate};
-use lieode::momentum::HeavyTopTorque;
-use lieode::problems::cylinder::SpiralCylinder;
-use lieode::problems::{SpringPair, TorquedRigidBody};
+use lieode::problems::SpringPair;
 use lieode::reproduce::six_dof::{observed_orders, spring_pair_errors};
-use lieode::rotation::{
-    ConstantBodyTorque, RigidBody, RotationalState, SpiralLeapfrog, TorqueField, catalogue,
-};
-use lieode::stepper::{Span, Stepper, StepperInfo};
+use lieode::rotation::{RigidBody, SpiralLeapfrog};
+use lieode::stepper::{Stepper, StepperInfo};
 use lieode::system::{
-    Body, CatalogueSystem, EveryBody, METHOD_NAMES, MethodVisitor, PerBody, SpiralLeapfrogSystem,
+    Body, BodyFn, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody, SpiralLeapfrogSystem,
     SystemForces, SystemMethod, SystemState, TorqueFrame, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
-/// One body under the torque field `torque` from `start` (1000 steps of 1e-3): the system's
-/// rotation is the single-body method's, bit for bit, and the velocity stays.
-fn same_as_single_body<K: SystemMethod, T: TorqueField + Clone + 'static>(
-    make: fn(RigidBody) -> K,
-    rigid: RigidBody,
-    torque: T,
-    start: RotationalState,
-) -> lieode::Result<()> {
-    let span = Span::stride(start.t, 1e-3, 1000)?;
-    let mut system = CatalogueSystem::uniform(Body::new(2.0, rigid.inertia().into())?, 1, make);
-    let name = system.name().to_owned();
-    let mut single = catalogue::stepper::<T>(&name, rigid)?;
-    let reference = integrate(
-        &mut *single,
-        &mut torque.clone(),
-        &start,
-        &span,
-        Options::record(Record::Ends),
-    )?;
-    let reference = reference.states.last().expect("the final state");
-    let mut y0 = SystemState::at_rest(start.t, 1);
-    y0.rotors[0] = start.q;
-    y0.omegas[0] = start.omega;
-    y0.velocities[0] = Vector3::new(0.1, 0.2, 0.3);
-    let end = run(&mut system, &mut EveryBody(torque), &y0, 1e-3, 1000)?;
-    assert_eq!(end.rotors[0], reference.q, "{name}");
-    assert_eq!(end.omegas[0], reference.omega, "{name}");
-    assert_eq!(end.t, reference.t, "{name}");
-    assert_eq!(end.velocities[0], y0.velocities[0], "{name}");
-    Ok(())
-}
-
-/// The single-body comparison under three torques: the SPIRAL cylinder's constant body torque,
-/// the engines' manufactured torque (time-, attitude- and ω-dependent, so the torque points
-/// must agree exactly) and Krysl's heavy top (a spatial torque).
+/// The single-body comparison for every method (`tests/common/bodies.rs`).
 struct SameAsSingleBody;
 
 impl MethodVisitor for SameAsSingleBody {
     fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
-        let cylinder = SpiralCylinder::paper()?;
-        let torque: ConstantBodyTorque = cylinder.torque();
-        same_as_single_body(make, *cylinder.body(), torque, cylinder.initial_state())?;
-        let manufactured = TorquedRigidBody::default();
-        let exact = manufactured.exact_quaternion(0.0);
-        let start = RotationalState::new(0.0, *exact.0.quaternion(), exact.1.0);
-        let inertia = manufactured.inertia();
-        let rigid = RigidBody::new([inertia.x, inertia.y, inertia.z])?;
-        same_as_single_body(make, rigid, manufactured, start)?;
-        let top = RotationalState::new(
-            0.0,
-            Quaternion::new(0.9, 0.3, 0.1, 0.0).normalize(),
-            Vector3::new(0.5, -1.0, 3.0),
-        );
-        same_as_single_body(
-            make,
-            RigidBody::new([5.0, 5.0, 1.0])?,
-            HeavyTopTorque::krysl(),
-            top,
-        )
+        let name = make(RigidBody::new([1.0; 3])?).name().to_owned();
+        same_under_three_torques(&name, |body| CatalogueSystem::uniform(body, 1, make))
     }
 }
 
@@ -105,15 +48,6 @@ fn busy(
     let torque = Vector3::new(0.3 * q.i, -0.2 * q.w, 0.1) - 0.05 * w;
     (force, torque)
 }
-
-type BodyFn = fn(
-    usize,
-    f64,
-    &Vector3<f64>,
-    &Vector3<f64>,
-    &Quaternion<f64>,
-    &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>);
 
 /// `n` bodies of three kinds, moving and spinning.
 fn crowd(n: usize) -> lieode::Result<(Vec<Body>, SystemState)> {
@@ -157,37 +91,22 @@ fn the_generic_spiral_leapfrog_is_the_fast_path_bit_for_bit() -> lieode::Result<
 }
 
 /// The measured orders `[x, v, q, ω]` of every method on the modulated pair (loads that depend
-/// on positions, orientations and time), as `docs/system.md` tabulates them.
-const ORDERS: [(&str, [f64; 4]); 12] = [
-    ("rk4", [4.0, 4.0, 4.0, 4.0]),
-    ("spiral_leapfrog", [2.0, 2.0, 2.0, 2.0]),
-    ("spiral", [1.0, 1.0, 1.0, 1.0]),
-    ("spiral_omelyan", [2.0, 2.0, 2.0, 2.0]),
-    ("omelyan", [2.0, 2.0, 2.0, 2.0]),
-    ("fincham", [1.0, 1.0, 1.0, 1.0]),
-    ("velocity_verlet", [1.0, 1.0, 1.0, 1.0]),
-    ("direct_euler", [1.0, 1.0, 1.0, 1.0]),
-    ("buss", [1.0, 1.0, 1.0, 1.0]),
-    ("buss16", [1.0, 1.0, 1.0, 1.0]),
-    ("johnson", [1.0, 1.0, 1.0, 1.0]),
-    ("mercurydpm", [1.0, 1.0, 1.0, 1.0]),
-];
-
-/// The same on the driven pair (with drag: the loads see a velocity half a step behind, so
-/// every one-evaluation method is first order; RK4 evaluates at its stage velocities).
-const ORDERS_WITH_DRAG: [(&str, [f64; 4]); 12] = [
-    ("rk4", [4.0, 4.0, 4.0, 4.0]),
-    ("spiral_leapfrog", [1.0, 1.0, 1.0, 1.0]),
-    ("spiral", [1.0, 1.0, 1.0, 1.0]),
-    ("spiral_omelyan", [1.0, 1.0, 1.0, 1.0]),
-    ("omelyan", [1.0, 1.0, 1.0, 1.0]),
-    ("fincham", [1.0, 1.0, 1.0, 1.0]),
-    ("velocity_verlet", [1.0, 1.0, 1.0, 1.0]),
-    ("direct_euler", [1.0, 1.0, 1.0, 1.0]),
-    ("buss", [1.0, 1.0, 1.0, 1.0]),
-    ("buss16", [1.0, 1.0, 1.0, 1.0]),
-    ("johnson", [1.0, 1.0, 1.0, 1.0]),
-    ("mercurydpm", [1.0, 1.0, 1.0, 1.0]),
+/// on positions, orientations and time) and on the driven pair (with drag: the loads see a
+/// velocity half a step behind, so every one-evaluation method is first order; RK4 evaluates
+/// at its stage velocities), as `docs/system.md` tabulates them.
+const ORDERS: [(&str, f64, f64); 12] = [
+    ("rk4", 4.0, 4.0),
+    ("spiral_leapfrog", 2.0, 1.0),
+    ("spiral", 1.0, 1.0),
+    ("spiral_omelyan", 2.0, 1.0),
+    ("omelyan", 2.0, 1.0),
+    ("fincham", 1.0, 1.0),
+    ("velocity_verlet", 1.0, 1.0),
+    ("direct_euler", 1.0, 1.0),
+    ("buss", 1.0, 1.0),
+    ("buss16", 1.0, 1.0),
+    ("johnson", 1.0, 1.0),
+    ("mercurydpm", 1.0, 1.0),
 ];
 
 /// Every method converges at its tabulated orders in x, v, q and ω on both spring pairs
@@ -195,21 +114,20 @@ const ORDERS_WITH_DRAG: [(&str, [f64; 4]); 12] = [
 #[test]
 fn every_method_converges_at_its_tabulated_orders_on_the_spring_pair() -> lieode::Result<()> {
     let rows = spring_pair_errors()?;
-    for (problem, table) in [("modulated", &ORDERS), ("driven", &ORDERS_WITH_DRAG)] {
-        let mut methods: Vec<&str> = table.iter().map(|(m, _)| *m).collect();
-        methods.sort_unstable();
-        let mut measured: Vec<&str> = METHOD_NAMES.to_vec();
-        measured.push("rk4");
-        measured.sort_unstable();
-        assert_eq!(methods, measured, "the table has one row per method");
-        for (method, expected) in table.iter() {
+    let mut tabulated: Vec<&str> = ORDERS.iter().map(|(m, ..)| *m).collect();
+    tabulated.sort_unstable();
+    let mut measured: Vec<&str> = METHOD_NAMES.to_vec();
+    measured.push("rk4");
+    measured.sort_unstable();
+    assert_eq!(tabulated, measured, "the table has one row per method");
+    for (method, modulated, driven) in ORDERS {
+        for (problem, order) in [("modulated", modulated), ("driven", driven)] {
+            // Each method has one order in x, v, q and ω.
             for slopes in observed_orders(&rows, method, problem) {
-                for k in 0..4 {
-                    assert!(
-                        (slopes[k] - expected[k]).abs() < 0.15,
-                        "{method} on the {problem} pair: slopes {slopes:?}, table {expected:?}"
-                    );
-                }
+                assert!(
+                    slopes.iter().all(|s| (s - order).abs() < 0.15),
+                    "{method} on the {problem} pair: slopes {slopes:?}, table {order}"
+                );
             }
         }
     }

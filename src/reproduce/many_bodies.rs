@@ -14,7 +14,7 @@ use crate::output::output_dir;
 use crate::plot::{Curve, CurveStyle, Figure, Scale};
 use crate::rotation::{ConstantBodyTorque, SpiralLeapfrog};
 use crate::stepper::{Span, Stepper};
-use crate::system::{Body, PerBody, SpiralLeapfrogSystem, SystemState, TorqueFrame};
+use crate::system::{Body, SpiralLeapfrogSystem};
 
 use super::Report;
 
@@ -37,32 +37,14 @@ pub struct Throughput {
     pub body_steps_per_second: f64,
 }
 
+use super::six_dof::body_steps_per_second;
 pub use super::six_dof::gravity_and_drag;
 
-/// Body-steps per second of `steps` SPIRAL steps on `n` spheres (best of `repeats`).
+/// Body-steps per second of `steps` SPIRAL steps on `n` free spheres (best of `repeats`).
 fn measure(n: usize, steps: usize, repeats: usize) -> Result<f64> {
     let ball = Body::solid_sphere(1.0, 0.05)?;
-    let mut y0 = SystemState::at_rest(0.0, n);
-    for (i, (v, w)) in y0.velocities.iter_mut().zip(&mut y0.omegas).enumerate() {
-        let s = i as f64;
-        *v = Vector3::new(s.sin(), s.cos(), 1.0);
-        *w = Vector3::new((2.0 * s).cos(), 0.5, (3.0 * s).sin());
-    }
-    let mut forces = PerBody {
-        frame: TorqueFrame::Body,
-        model: gravity_and_drag,
-    };
-    let mut stepper = SpiralLeapfrogSystem::uniform(ball, n);
-    let mut best = f64::INFINITY;
-    for _ in 0..repeats {
-        stepper.start(&mut forces, &Span::open(0.0, 1e-4)?, &y0)?;
-        let start = Instant::now();
-        for _ in 0..steps {
-            stepper.step(&mut forces)?;
-        }
-        best = best.min(start.elapsed().as_secs_f64());
-    }
-    Ok((n * steps) as f64 / best)
+    let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+    body_steps_per_second(&mut spiral, gravity_and_drag, n, steps, repeats)
 }
 
 /// The single-body SPIRAL leapfrog of the rotational catalogue: steps per second (rotation

@@ -206,33 +206,59 @@ pub const COST_BODIES: usize = 10_000;
 /// The steps of each cost run.
 pub const COST_STEPS: usize = 100;
 
-/// Body-steps per second of `system` on [`COST_BODIES`] free spheres under the per-body
-/// `model` (one thread: the pool of the caller).
-fn cost<S, F>(system: &mut S, model: F) -> Result<f64>
-where
-    S: Stepper<PerBody<F>, State = SystemState>,
-    F: BodyModel,
-{
-    let mut y0 = SystemState::at_rest(0.0, COST_BODIES);
+/// `n` bodies at the origin moving and spinning in varied directions: the free spheres of the
+/// throughput and cost runs (and of `benches/system.rs`).
+pub fn free_spheres(n: usize) -> SystemState {
+    let mut y0 = SystemState::at_rest(0.0, n);
     for (i, (v, w)) in y0.velocities.iter_mut().zip(&mut y0.omegas).enumerate() {
         let s = i as f64;
         *v = Vector3::new(s.sin(), s.cos(), 1.0);
         *w = Vector3::new((2.0 * s).cos(), 0.5, (3.0 * s).sin());
     }
+    y0
+}
+
+/// Body-steps per second of `steps` steps of `system` on `n` [`free_spheres`] under the
+/// per-body `model` (body-frame torques), the best of `repeats` runs on the caller's pool.
+///
+/// # Errors
+/// Those of the runs.
+pub fn body_steps_per_second<S, F>(
+    system: &mut S,
+    model: F,
+    n: usize,
+    steps: usize,
+    repeats: usize,
+) -> Result<f64>
+where
+    S: Stepper<PerBody<F>, State = SystemState>,
+    F: BodyModel,
+{
+    let y0 = free_spheres(n);
     let mut forces = PerBody {
         frame: TorqueFrame::Body,
         model,
     };
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for _ in 0..repeats {
         system.start(&mut forces, &Span::open(0.0, 1e-4)?, &y0)?;
         let start = Instant::now();
-        for _ in 0..COST_STEPS {
+        for _ in 0..steps {
             system.step(&mut forces)?;
         }
         best = best.min(start.elapsed().as_secs_f64());
     }
-    Ok((COST_BODIES * COST_STEPS) as f64 / best)
+    Ok((n * steps) as f64 / best)
+}
+
+/// [`body_steps_per_second`] of the cost runs: [`COST_BODIES`] bodies, [`COST_STEPS`] steps,
+/// best of three.
+fn cost<S, F>(system: &mut S, model: F) -> Result<f64>
+where
+    S: Stepper<PerBody<F>, State = SystemState>,
+    F: BodyModel,
+{
+    body_steps_per_second(system, model, COST_BODIES, COST_STEPS, 3)
 }
 
 /// Collects [`MethodCost`] for every method.
@@ -253,8 +279,9 @@ impl MethodVisitor for CostRuns<'_> {
 }
 
 /// The cost per body-step of every method on [`COST_BODIES`] free spheres under gravity and
-/// drag, on the caller's thread pool (`many_bodies` runs it on one thread): SPIRAL's fused fast path, every one-evaluation method on
-/// [`CatalogueSystem`] (two passes: loads, then update) and RK4.
+/// drag, on the caller's thread pool (`many_bodies` runs it on one thread): SPIRAL's fused
+/// fast path, every one-evaluation method on [`CatalogueSystem`] (two passes: loads, then
+/// update) and RK4.
 ///
 /// # Errors
 /// Those of the runs.

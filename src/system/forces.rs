@@ -188,6 +188,18 @@ pub struct PerBody<F> {
     pub model: F,
 }
 
+/// A per-body model as a function pointer, `(body, t, x, v, q, ω) → (force, torque)`: a
+/// nameable [`BodyModel`] type (a pointer call is not inlined into a method's loop; pass the
+/// function itself where speed matters).
+pub type BodyFn = fn(
+    usize,
+    f64,
+    &Vector3<f64>,
+    &Vector3<f64>,
+    &Quaternion<f64>,
+    &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>);
+
 /// The per-body model's signature: `(body, t, x, v, q, ω) → (force, torque)`.
 pub trait BodyModel:
     Fn(

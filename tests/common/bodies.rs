@@ -2,8 +2,12 @@
 //! closed form, order assertions.
 
 use lieode::integrate::{Options, Record, integrate};
+use lieode::momentum::HeavyTopTorque;
+use lieode::problems::TorquedRigidBody;
+use lieode::problems::cylinder::SpiralCylinder;
+use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, TorqueField, catalogue};
 use lieode::stepper::{Span, Stepper};
-use lieode::system::{Body, PerBody, SystemForces, SystemState, TorqueFrame};
+use lieode::system::{Body, BodyFn, EveryBody, PerBody, SystemForces, SystemState, TorqueFrame};
 use nalgebra::{Quaternion, Vector3};
 
 /// The final state of `steps` steps of `dt` from `y0`.
@@ -23,16 +27,6 @@ pub fn run<P: SystemForces, S: Stepper<P, State = SystemState>>(
 /// `R(−cJω_b)`) on a sphere of mass 2 and radius 0.5 (`J = 0.2`).
 pub const DAMPED: (f64, f64, f64) = (2.0, 0.8, 0.5);
 
-/// A per-body model as a function pointer.
-pub type BodyFnPtr = fn(
-    usize,
-    f64,
-    &Vector3<f64>,
-    &Vector3<f64>,
-    &Quaternion<f64>,
-    &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>);
-
 pub fn damped_sphere(
     _i: usize,
     _t: f64,
@@ -48,7 +42,7 @@ pub fn damped_sphere(
 
 /// The errors at t = 2 in v, x and ω of the damped sphere for each step count, against the
 /// closed forms `v₀ e^{−γt/m}`, `v₀ m/γ (1 − e^{−γt/m})` and `ω₀ e^{−ct}`.
-pub fn damped_sphere_errors<S: Stepper<PerBody<BodyFnPtr>, State = SystemState>>(
+pub fn damped_sphere_errors<S: Stepper<PerBody<BodyFn>, State = SystemState>>(
     make: impl Fn(Body) -> S,
     omega0: Vector3<f64>,
     steps: [usize; 3],
@@ -57,7 +51,7 @@ pub fn damped_sphere_errors<S: Stepper<PerBody<BodyFnPtr>, State = SystemState>>
     let ball = Body::solid_sphere(m, 0.5)?;
     let mut damped = PerBody {
         frame: TorqueFrame::Lab,
-        model: damped_sphere as BodyFnPtr,
+        model: damped_sphere as BodyFn,
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
     y0.velocities[0] = Vector3::new(1.0, -0.5, 0.25);
@@ -85,4 +79,73 @@ pub fn assert_orders(errors: &[(&str, Vec<f64>)], order: f64, band: f64) {
             );
         }
     }
+}
+
+/// One body under `torque` from `start` (1000 steps of 1e-3): the system `system(body)` ends
+/// where the catalogue's single-body method `name` does — rotor, angular velocity and time bit
+/// for bit — and keeps its velocity.
+pub fn same_as_single_body<S, T>(
+    name: &str,
+    system: impl FnOnce(Body) -> S,
+    rigid: RigidBody,
+    torque: T,
+    start: RotationalState,
+) -> lieode::Result<()>
+where
+    S: Stepper<EveryBody<T>, State = SystemState>,
+    T: TorqueField + Clone + 'static,
+{
+    let span = Span::stride(start.t, 1e-3, 1000)?;
+    let mut single = catalogue::stepper::<T>(name, rigid)?;
+    let reference = integrate(
+        &mut *single,
+        &mut torque.clone(),
+        &start,
+        &span,
+        Options::record(Record::Ends),
+    )?;
+    let reference = reference.states.last().expect("the final state");
+    let mut y0 = SystemState::at_rest(start.t, 1);
+    y0.rotors[0] = start.q;
+    y0.omegas[0] = start.omega;
+    y0.velocities[0] = Vector3::new(0.1, 0.2, 0.3);
+    let body = Body::new(2.0, rigid.inertia().into())?;
+    let end = run(&mut system(body), &mut EveryBody(torque), &y0, 1e-3, 1000)?;
+    assert_eq!(end.rotors[0], reference.q, "{name}");
+    assert_eq!(end.omegas[0], reference.omega, "{name}");
+    assert_eq!(end.t, reference.t, "{name}");
+    assert_eq!(end.velocities[0], y0.velocities[0], "{name}");
+    Ok(())
+}
+
+/// [`same_as_single_body`] under three torques: the SPIRAL cylinder's constant body torque, the
+/// engines' manufactured torque (time-, attitude- and ω-dependent, so the points the torque is
+/// taken at must agree exactly) and Krysl's heavy top (a spatial torque).
+pub fn same_under_three_torques<S>(name: &str, system: impl Fn(Body) -> S) -> lieode::Result<()>
+where
+    S: Stepper<EveryBody<ConstantBodyTorque>, State = SystemState>
+        + Stepper<EveryBody<TorquedRigidBody>, State = SystemState>
+        + Stepper<EveryBody<HeavyTopTorque>, State = SystemState>,
+{
+    let cylinder = SpiralCylinder::paper()?;
+    let constant: ConstantBodyTorque = cylinder.torque();
+    same_as_single_body(
+        name,
+        &system,
+        *cylinder.body(),
+        constant,
+        cylinder.initial_state(),
+    )?;
+    let manufactured = TorquedRigidBody::default();
+    let exact = manufactured.exact_quaternion(0.0);
+    let start = RotationalState::new(0.0, *exact.0.quaternion(), exact.1.0);
+    let rigid = RigidBody::new(manufactured.inertia().into())?;
+    same_as_single_body(name, &system, rigid, manufactured, start)?;
+    let top = RotationalState::new(
+        0.0,
+        Quaternion::new(0.9, 0.3, 0.1, 0.0).normalize(),
+        Vector3::new(0.5, -1.0, 3.0),
+    );
+    let rigid = RigidBody::new([5.0, 5.0, 1.0])?;
+    same_as_single_body(name, &system, rigid, HeavyTopTorque::krysl(), top)
 }
