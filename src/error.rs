@@ -158,6 +158,25 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// The error with the value of an [`Error::InvalidParameter`] rewritten by `context` (to
+    /// say which body, method or run it belongs to); other errors unchanged.
+    pub fn with_value_context(self, context: impl FnOnce(String) -> String) -> Self {
+        match self {
+            Error::InvalidParameter {
+                name,
+                value,
+                expected,
+            } => Error::InvalidParameter {
+                name,
+                value: context(value),
+                expected,
+            },
+            other => other,
+        }
+    }
+}
+
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
 

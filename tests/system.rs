@@ -490,7 +490,9 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
 /// time, as the two-pass step does.
 #[test]
 fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
-    fn nan_force(
+    /// A NaN force on body 2 from t = 0.05 (`TORQUE = false`), or an infinite torque on body
+    /// 3 from t = 0.1.
+    fn faulty<const TORQUE: bool>(
         i: usize,
         t: f64,
         _x: &Vector3<f64>,
@@ -498,29 +500,19 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
         _q: &Quaternion<f64>,
         _w: &Vector3<f64>,
     ) -> (Vector3<f64>, Vector3<f64>) {
-        let bad = if i >= 2 && t >= 0.05 { f64::NAN } else { 0.0 };
-        (Vector3::new(bad, 0.0, 0.0), Vector3::zeros())
-    }
-    fn infinite_torque(
-        i: usize,
-        t: f64,
-        _x: &Vector3<f64>,
-        _v: &Vector3<f64>,
-        _q: &Quaternion<f64>,
-        _w: &Vector3<f64>,
-    ) -> (Vector3<f64>, Vector3<f64>) {
-        let bad = if i == 3 && t >= 0.1 {
-            f64::INFINITY
-        } else {
-            0.0
-        };
-        (Vector3::zeros(), Vector3::new(0.0, bad, 0.0))
+        let mut loads = (Vector3::zeros(), Vector3::zeros());
+        if TORQUE && i == 3 && t >= 0.1 {
+            loads.1.y = f64::INFINITY;
+        } else if !TORQUE && i >= 2 && t >= 0.05 {
+            loads.0.x = f64::NAN;
+        }
+        loads
     }
     let ball = Body::solid_sphere(1.0, 0.1)?;
     let y0 = SystemState::at_rest(0.0, 5);
     let mut model = PerBody {
         frame: TorqueFrame::Body,
-        model: nan_force,
+        model: faulty::<false>,
     };
     match run(
         &mut SpiralLeapfrogSystem::uniform(ball, 5),
@@ -538,7 +530,7 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
     }
     let mut model = PerBody {
         frame: TorqueFrame::Lab,
-        model: infinite_torque,
+        model: faulty::<true>,
     };
     let error = run(
         &mut SpiralLeapfrogSystem::uniform(ball, 5),

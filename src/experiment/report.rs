@@ -188,17 +188,8 @@ impl Experiment {
         let mut table = Table::new(&["problem", "method", "target", self.kind.column()])?;
         for r in &self.results {
             for &target in targets {
-                let value = r.value_for_error(target).map_err(|e| match e {
-                    Error::InvalidParameter {
-                        name,
-                        value,
-                        expected,
-                    } => Error::InvalidParameter {
-                        name,
-                        value: format!("{value} (method `{}`)", r.method),
-                        expected,
-                    },
-                    other => other,
+                let value = r.value_for_error(target).map_err(|e| {
+                    e.with_value_context(|value| format!("{value} (method `{}`)", r.method))
                 })?;
                 table.push(vec![
                     Cell::text(self.problem.clone()),

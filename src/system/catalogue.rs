@@ -199,16 +199,7 @@ fn body_torque(frame: TorqueFrame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> V
 fn for_body(error: Error, body: usize) -> Error {
     match error {
         Error::NonFiniteState { what, t } => Error::NonFiniteBody { what, body, t },
-        Error::InvalidParameter {
-            name,
-            value,
-            expected,
-        } => Error::InvalidParameter {
-            name,
-            value: format!("body {body}: {value}"),
-            expected,
-        },
-        other => other,
+        other => other.with_value_context(|value| format!("body {body}: {value}")),
     }
 }
 
