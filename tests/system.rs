@@ -9,7 +9,8 @@ use lieode::Error;
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::stepper::Stepper;
 use lieode::system::{
-    Body, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView, TorqueFrame,
+    Body, BodyView, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
+    TorqueFrame,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -35,12 +36,7 @@ fn a_free_spinning_sphere_translates_and_turns_exactly() -> lieode::Result<()> {
     }
     let mut free = PerBody {
         frame: TorqueFrame::Lab,
-        model: |_i: usize,
-                _t: f64,
-                _x: &Vector3<f64>,
-                _v: &Vector3<f64>,
-                _q: &Quaternion<f64>,
-                _w: &Vector3<f64>| { (Vector3::zeros(), Vector3::zeros()) },
+        model: |_: &BodyView<'_>| (Vector3::zeros(), Vector3::zeros()),
     };
     let (dt, steps) = (1e-2, 1000);
     let end = run(
@@ -81,12 +77,7 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
     let force = Vector3::new(0.0, 0.0, -9.81 * 3.0);
     let mut model = PerBody {
         frame: TorqueFrame::Body,
-        model: move |_i: usize,
-                     _t: f64,
-                     _x: &Vector3<f64>,
-                     _v: &Vector3<f64>,
-                     _q: &Quaternion<f64>,
-                     _w: &Vector3<f64>| { (force, tau) },
+        model: move |_: &BodyView<'_>| (force, tau),
     };
     let mut y0 = SystemState::at_rest(start.t, 1);
     y0.velocities[0] = Vector3::new(1.0, 2.0, 3.0);
@@ -151,15 +142,10 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
         y0.velocities[i] = Vector3::new(s.sin(), s.cos(), 0.1);
         y0.omegas[i] = Vector3::new((2.0 * s).sin(), 0.3, (3.0 * s).cos());
     }
-    let model = |_i: usize,
-                 _t: f64,
-                 x: &Vector3<f64>,
-                 v: &Vector3<f64>,
-                 _q: &Quaternion<f64>,
-                 w: &Vector3<f64>| {
+    let model = |b: &BodyView<'_>| {
         (
-            Vector3::new(0.0, 0.0, -9.81) - 0.1 * v - 0.5 * x,
-            Vector3::new(0.01, 0.0, 0.0) - 0.05 * w,
+            Vector3::new(0.0, 0.0, -9.81) - 0.1 * b.velocity - 0.5 * b.position,
+            Vector3::new(0.01, 0.0, 0.0) - 0.05 * b.omega,
         )
     };
     fn on_threads<
@@ -373,12 +359,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     let g = Vector3::new(0.0, 0.0, -9.81);
     let mut constant = PerBody {
         frame: TorqueFrame::Body,
-        model: move |_i: usize,
-                     _t: f64,
-                     _x: &Vector3<f64>,
-                     _v: &Vector3<f64>,
-                     _q: &Quaternion<f64>,
-                     _w: &Vector3<f64>| { (g, Vector3::zeros()) },
+        model: move |_: &BodyView<'_>| (g, Vector3::zeros()),
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
     y0.velocities[0] = Vector3::new(1.0, 0.0, 5.0);
@@ -394,12 +375,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     // The harmonic oscillator x'' = −x from x = (1, 0, 0): second order in x and v.
     let mut spring = PerBody {
         frame: TorqueFrame::Body,
-        model: |_i: usize,
-                _t: f64,
-                x: &Vector3<f64>,
-                _v: &Vector3<f64>,
-                _q: &Quaternion<f64>,
-                _w: &Vector3<f64>| { (-x, Vector3::zeros()) },
+        model: |b: &BodyView<'_>| (-b.position, Vector3::zeros()),
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
     y0.positions[0] = Vector3::x();
@@ -434,14 +410,14 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
         }
         fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
             for i in 0..view.positions.len() {
-                let (f, tau) = common::bodies::damped_sphere(
-                    i,
-                    view.t,
-                    &view.positions[i],
-                    &view.velocities[i],
-                    &view.rotors[i],
-                    &view.omegas[i],
-                );
+                let (f, tau) = common::bodies::damped_sphere(&BodyView {
+                    index: i,
+                    t: view.t,
+                    position: &view.positions[i],
+                    velocity: &view.velocities[i],
+                    rotor: &view.rotors[i],
+                    omega: &view.omegas[i],
+                });
                 loads.forces[i] += f;
                 loads.torques[i] += tau;
             }
@@ -492,14 +468,8 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
 fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
     /// A NaN force on body 2 from t = 0.05 (`TORQUE = false`), or an infinite torque on body
     /// 3 from t = 0.1.
-    fn faulty<const TORQUE: bool>(
-        i: usize,
-        t: f64,
-        _x: &Vector3<f64>,
-        _v: &Vector3<f64>,
-        _q: &Quaternion<f64>,
-        _w: &Vector3<f64>,
-    ) -> (Vector3<f64>, Vector3<f64>) {
+    fn faulty<const TORQUE: bool>(b: &BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) {
+        let (i, t) = (b.index, b.t);
         let mut loads = (Vector3::zeros(), Vector3::zeros());
         if TORQUE && i == 3 && t >= 0.1 {
             loads.1.y = f64::INFINITY;

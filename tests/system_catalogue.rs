@@ -13,8 +13,8 @@ use lieode::reproduce::six_dof::{observed_orders, spring_pair_errors};
 use lieode::rotation::{RigidBody, SpiralLeapfrog};
 use lieode::stepper::{Stepper, StepperInfo};
 use lieode::system::{
-    Body, BodyFn, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody, SpiralLeapfrogSystem,
-    SystemForces, SystemMethod, SystemState, TorqueFrame, every_method,
+    Body, BodyFn, BodyView, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody,
+    SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, TorqueFrame, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -35,15 +35,15 @@ fn with_one_body_every_method_is_its_single_body_method_bit_for_bit() -> lieode:
 
 /// A many-body model with forces and lab torques that depend on position, velocity, rotor and
 /// angular velocity.
-fn busy(
-    i: usize,
-    t: f64,
-    x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    let s = i as f64;
+fn busy(b: &BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) {
+    let (s, t, x, v, q, w) = (
+        b.index as f64,
+        b.t,
+        b.position,
+        b.velocity,
+        b.rotor,
+        b.omega,
+    );
     let force = Vector3::new(0.0, 0.0, -9.81) - 0.2 * v - 0.5 * x + Vector3::new(t.sin(), s, 0.0);
     let torque = Vector3::new(0.3 * q.i, -0.2 * q.w, 0.1) - 0.05 * w;
     (force, torque)

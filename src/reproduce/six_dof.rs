@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
 use crate::body::RigidBody;
 #[cfg(feature = "plot")]
@@ -18,8 +18,8 @@ use crate::plot::{Curve, CurveStyle, Figure, Scale};
 use crate::problems::SpringPair;
 use crate::stepper::{Span, Stepper, StepperInfo};
 use crate::system::{
-    Body, BodyModel, CatalogueSystem, MethodVisitor, PerBody, Rk4System, SpiralLeapfrogSystem,
-    SystemMethod, SystemState, TorqueFrame, every_method,
+    Body, BodyModel, BodyView, CatalogueSystem, MethodVisitor, PerBody, Rk4System,
+    SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame, every_method,
 };
 
 #[cfg(feature = "plot")]
@@ -149,15 +149,11 @@ pub fn observed_orders(rows: &[PairErrors], method: &str, problem: &str) -> Vec<
 /// Gravity, linear drag `−0.1 v` and a drag torque `−0.01 ω` on every body: the per-body
 /// model of the throughput runs and of `benches/system.rs`.
 #[inline]
-pub fn gravity_and_drag(
-    _i: usize,
-    _t: f64,
-    _x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    _q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    (Vector3::new(0.0, 0.0, -9.81) - v * 0.1, w * -0.01)
+pub fn gravity_and_drag(body: &BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) {
+    (
+        Vector3::new(0.0, 0.0, -9.81) - body.velocity * 0.1,
+        body.omega * -0.01,
+    )
 }
 
 /// Runs `job` on a pool of `threads` threads (with the `parallel` feature; on the calling

@@ -178,7 +178,7 @@ impl<S: SystemForces> SystemForces for &mut S {
 }
 
 /// Independent bodies: each body's force and torque from its own state,
-/// `f(i, t, x, v, q, ω) → (force, torque)` (gravity, drag, a body-fixed thruster). Evaluated in
+/// `f(body) → (force, torque)` with `body` a [`BodyView`] (gravity, drag, a body-fixed thruster). Evaluated in
 /// parallel over the bodies with the `parallel` feature.
 #[derive(Debug, Clone, Copy)]
 pub struct PerBody<F> {
@@ -188,44 +188,33 @@ pub struct PerBody<F> {
     pub model: F,
 }
 
-/// A per-body model as a function pointer, `(body, t, x, v, q, ω) → (force, torque)`: a
-/// nameable [`BodyModel`] type (a pointer call is not inlined into a method's loop; pass the
-/// function itself where speed matters).
-pub type BodyFn = fn(
-    usize,
-    f64,
-    &Vector3<f64>,
-    &Vector3<f64>,
-    &Quaternion<f64>,
-    &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>);
-
-/// The per-body model's signature: `(body, t, x, v, q, ω) → (force, torque)`.
-pub trait BodyModel:
-    Fn(
-        usize,
-        f64,
-        &Vector3<f64>,
-        &Vector3<f64>,
-        &Quaternion<f64>,
-        &Vector3<f64>,
-    ) -> (Vector3<f64>, Vector3<f64>)
-    + Sync
-{
+/// One body's state as a per-body model sees it (at the time level its method documents).
+#[derive(Debug, Clone, Copy)]
+pub struct BodyView<'a> {
+    /// The body's index.
+    pub index: usize,
+    /// The time of the position and rotor.
+    pub t: f64,
+    /// The position (lab).
+    pub position: &'a Vector3<f64>,
+    /// The linear velocity (lab).
+    pub velocity: &'a Vector3<f64>,
+    /// The rotor, body → lab.
+    pub rotor: &'a Quaternion<f64>,
+    /// The angular velocity (body frame).
+    pub omega: &'a Vector3<f64>,
 }
 
-impl<F> BodyModel for F where
-    F: Fn(
-            usize,
-            f64,
-            &Vector3<f64>,
-            &Vector3<f64>,
-            &Quaternion<f64>,
-            &Vector3<f64>,
-        ) -> (Vector3<f64>, Vector3<f64>)
-        + Sync
-{
-}
+/// A per-body model as a function pointer, `body → (force, torque)`: a nameable [`BodyModel`]
+/// type (a pointer call is not inlined into a method's loop; pass the function itself where
+/// speed matters).
+pub type BodyFn = fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>);
+
+/// The per-body model's signature: `body → (force, torque)` ([`BodyView`]: index, time,
+/// position, velocity, rotor, angular velocity).
+pub trait BodyModel: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Sync {}
+
+impl<F> BodyModel for F where F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Sync {}
 
 impl<F: BodyModel> SystemForces for PerBody<F> {
     fn torque_frame(&self) -> TorqueFrame {
@@ -245,14 +234,14 @@ impl<F: BodyModel> SystemForces for PerBody<F> {
         let model = &self.model;
         let t = view.t;
         let one = |(i, (force, torque)): (usize, (&mut Vector3<f64>, &mut Vector3<f64>))| {
-            (*force, *torque) = model(
-                i,
+            (*force, *torque) = model(&BodyView {
+                index: i,
                 t,
-                &view.positions[i],
-                &view.velocities[i],
-                &view.rotors[i],
-                &view.omegas[i],
-            );
+                position: &view.positions[i],
+                velocity: &view.velocities[i],
+                rotor: &view.rotors[i],
+                omega: &view.omegas[i],
+            });
         };
         #[cfg(feature = "parallel")]
         {

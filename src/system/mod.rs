@@ -44,8 +44,8 @@ mod state;
 pub use body::Body;
 pub use catalogue::{CatalogueSystem, SystemMethod};
 pub use forces::{
-    BodyFn, BodyModel, BodyModelVisitor, EveryBody, Loads, PerBody, SystemForces, SystemView,
-    TorqueFrame,
+    BodyFn, BodyModel, BodyModelVisitor, BodyView, EveryBody, Loads, PerBody, SystemForces,
+    SystemView, TorqueFrame,
 };
 pub use methods::{METHOD_NAMES, MethodVisitor, every_method};
 pub use rk4::Rk4System;

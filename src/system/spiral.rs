@@ -3,7 +3,9 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
-use super::forces::{BodyModel, BodyModelVisitor, Loads, SystemForces, SystemView, TorqueFrame};
+use super::forces::{
+    BodyModel, BodyModelVisitor, BodyView, Loads, SystemForces, SystemView, TorqueFrame,
+};
 use super::plan::{Plan, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
@@ -301,7 +303,15 @@ impl BodyModelVisitor for FusedStep<'_> {
         for_each_body!(read kind_of, write positions, write velocities_half, write rotors,
         write omegas_half;
         |i, (k, x, v, q, w)| {
-            let (force, torque) = model(i, tick.t, x, v, q, w);
+            let body = BodyView {
+                index: i,
+                t: tick.t,
+                position: x,
+                velocity: v,
+                rotor: q,
+                omega: w,
+            };
+            let (force, torque) = model(&body);
             advance_checked(&kinds[*k as usize], tick, i, x, v, q, w, &force, &torque)
         })
     }

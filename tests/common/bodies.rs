@@ -7,7 +7,9 @@ use lieode::problems::TorquedRigidBody;
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, TorqueField, catalogue};
 use lieode::stepper::{Span, Stepper};
-use lieode::system::{Body, BodyFn, EveryBody, PerBody, SystemForces, SystemState, TorqueFrame};
+use lieode::system::{
+    Body, BodyFn, BodyView, EveryBody, PerBody, SystemForces, SystemState, TorqueFrame,
+};
 use nalgebra::{Quaternion, Vector3};
 
 /// The final state of `steps` steps of `dt` from `y0`.
@@ -27,15 +29,9 @@ pub fn run<P: SystemForces, S: Stepper<P, State = SystemState>>(
 /// `R(−cJω_b)`) on a sphere of mass 2 and radius 0.5 (`J = 0.2`).
 pub const DAMPED: (f64, f64, f64) = (2.0, 0.8, 0.5);
 
-pub fn damped_sphere(
-    _i: usize,
-    _t: f64,
-    _x: &Vector3<f64>,
-    v: &Vector3<f64>,
-    q: &Quaternion<f64>,
-    w: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
+pub fn damped_sphere(b: &BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) {
     let (_, gamma, c) = DAMPED;
+    let (v, q, w) = (b.velocity, b.rotor, b.omega);
     let lab = q * Quaternion::from_imag(-c * 0.2 * w) * q.conjugate();
     (-gamma * v, lab.imag() / q.norm_squared())
 }
