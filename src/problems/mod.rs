@@ -41,6 +41,7 @@ pub mod hairer;
 pub mod krysl;
 pub mod linear_so3;
 pub mod rigid_body;
+pub mod seelen;
 pub mod sphere;
 pub mod spring_pair;
 pub mod vector;

@@ -35,7 +35,9 @@
 mod body;
 mod catalogue;
 mod forces;
+mod improved_pcdm;
 mod methods;
+mod pcdm;
 pub(crate) mod plan;
 mod rk4;
 mod spiral;
@@ -47,7 +49,9 @@ pub use forces::{
     BodyFn, BodyModel, BodyModelVisitor, BodyView, EveryBody, Loads, PerBody, SystemForces,
     SystemView, TorqueFrame,
 };
+pub use improved_pcdm::ImprovedPcdmSystem;
 pub use methods::{METHOD_NAMES, MethodVisitor, every_method};
+pub use pcdm::PcdmSystem;
 pub use rk4::Rk4System;
 pub use spiral::SpiralLeapfrogSystem;
 pub use state::SystemState;
