@@ -10,14 +10,14 @@
 
 use lieode::reproduce::{
     Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, many_bodies,
-    spiral_paper, work_precision_demo, write_index,
+    seelen_paper, spiral_paper, work_precision_demo, write_index,
 };
 
 /// A reproduction: its title and the library call that runs it.
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let runs: [Reproduction; 8] = [
+    let runs: [Reproduction; 9] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
         ("convergence demo", convergence_demo),
@@ -26,6 +26,7 @@ fn main() -> lieode::Result<()> {
         ("Krysl's paper (2007)", krysl_paper),
         ("Boyle's paper (2017)", boyle_paper),
         ("many bodies: SPIRAL throughput", many_bodies),
+        ("Seelen et al.'s PCDM paper (2016)", seelen_paper),
     ];
     let mut reports = Vec::new();
     for (title, run) in runs {

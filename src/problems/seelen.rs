@@ -7,6 +7,7 @@ use std::f64::consts::PI;
 use nalgebra::{Quaternion, SVector, Vector3};
 
 use crate::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
+use crate::body::RigidBody;
 use crate::body::quaternion::{rotate, times_pure};
 use crate::error::Result;
 use crate::integrate::{Options, integrate};
@@ -30,12 +31,14 @@ impl SymmetricTop {
     /// The initial body angular velocity.
     pub const OMEGA0: [f64; 3] = [1.20, 0.45, -0.6];
 
-    /// The body (its mass does not enter: no force acts).
+    /// The body (its mass does not enter: no force acts). Its moments break the triangle
+    /// inequality (`2600 > 1100 + 1100`: no rigid body has them), so it is built with
+    /// [`RigidBody::with_moments`]; Euler's equations are integrated as the paper does.
     ///
     /// # Errors
     /// None for these values.
     pub fn body() -> Result<Body> {
-        Body::new(1.0, Self::INERTIA)
+        Body::with_rigid(1.0, RigidBody::with_moments(Self::INERTIA)?)
     }
 
     /// The initial state: at rest at the origin, identity rotor, `ω₀`.
@@ -254,13 +257,14 @@ impl SystemForces for GrowingTorqueCylinder {
 /// `F_t = −η v_rel` at the contact point (`η = 5.4` kg/s, `v_rel` the relative surface velocity
 /// there): a velocity-dependent pair interaction.
 ///
-/// The paper gives neither the cylinders' lengths nor their masses; we take the density
-/// 1100 kg/m³ of its other tests and the length [`TouchingCylinders::LENGTH`] = 0.05 m
-/// (`J₁ = 86.4`, `J₂ = 2866` kg m²), which makes the coupling time `1/λ` ≈ 14 s.
+/// The paper gives neither the cylinders' masses nor their lengths. Equal densities and lengths
+/// (`J ∝ R⁴`) would make cylinder 1 reverse, against the paper's Fig. 5a (cylinder 1 slows,
+/// cylinder 2 reverses); equal masses reproduce it. We take [`TouchingCylinders::MASS`] = 100 kg
+/// each (`J₁ = 50`, `J₂ = 288` kg m²), which makes the coupling time `1/λ` = 4.6 s.
 ///
 /// Exact: the slip `s = ω₁R₁ + ω₂R₂` decays as `s₀ e^{−λt}` with
-/// `λ = η(R₁²/J₁ + R₂²/J₂)`, and `ω_i = ω_i0 − (ηR_i/J_i) s₀ (1 − e^{−λt})/λ` — the first
-/// cylinder slows, the second reverses.
+/// `λ = η(R₁²/J₁ + R₂²/J₂)`, and `ω_i = ω_i0 − (ηR_i/J_i) s₀ (1 − e^{−λt})/λ`: cylinder 1
+/// slows to 0.52 s⁻¹, cylinder 2 reverses to −0.22 s⁻¹.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TouchingCylinders;
 
@@ -271,17 +275,18 @@ impl TouchingCylinders {
     pub const OMEGA0: [f64; 2] = [2.0, 0.4];
     /// The friction constant `η`, kg/s.
     pub const FRICTION: f64 = 5.4;
-    /// The cylinders' length (our choice; the paper gives none), m.
-    pub const LENGTH: f64 = 0.05;
+    /// Each cylinder's mass (our choice; the paper gives none), kg.
+    pub const MASS: f64 = 100.0;
+    /// The cylinders' length (our choice; it enters only the transverse moments), m.
+    pub const LENGTH: f64 = 0.1;
 
-    /// The two cylinders (axis along body z): `m = ρπR²L`, `J_z = ½ mR²`,
-    /// `J_x = J_y = m(3R² + L²)/12`.
+    /// The two cylinders (axis along body z): `J_z = ½ mR²`, `J_x = J_y = m(3R² + L²)/12`.
     ///
     /// # Errors
     /// None for these values.
     pub fn bodies() -> Result<[Body; 2]> {
         let one = |r: f64| {
-            let m = DENSITY * PI * r * r * Self::LENGTH;
+            let m = Self::MASS;
             let transverse = m * (3.0 * r * r + Self::LENGTH * Self::LENGTH) / 12.0;
             Body::new(m, [transverse, transverse, 0.5 * m * r * r])
         };

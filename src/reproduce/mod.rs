@@ -15,6 +15,7 @@
 //! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
 //! | [`krysl_paper`] | `krysl_paper/` | Krysl's implicit rigid-body family: Figs. 1–5 and a work–precision comparison |
 //! | [`many_bodies()`] | `many_bodies/` | SPIRAL leapfrog on 10³ … 10⁶ bodies: throughput on 1 and 2 threads; every six-degree-of-freedom method: orders on the spring pair and cost per body-step |
+//! | [`seelen_paper()`] | `seelen_paper/` | Seelen et al. (2016) §3: improved PCDM, PCDM and the six-degree-of-freedom catalogue on the four tests; Table 1; the convergence study |
 //! | [`boyle_paper`] | `boyle_paper/` | Boyle's rotation formulations: Figs. 2–5, the paper's statements, numpy-quaternion's binary |
 
 #[cfg(feature = "plot")]
@@ -25,6 +26,9 @@ pub mod convergence;
 pub mod krysl;
 #[cfg(feature = "plot")]
 pub mod many_bodies;
+pub mod seelen;
+#[cfg(feature = "plot")]
+pub mod seelen_report;
 pub mod six_dof;
 #[cfg(feature = "plot")]
 pub mod spiral;
@@ -41,6 +45,8 @@ pub use convergence::convergence_demo;
 pub use krysl::krysl_paper;
 #[cfg(feature = "plot")]
 pub use many_bodies::many_bodies;
+#[cfg(feature = "plot")]
+pub use seelen_report::seelen_paper;
 #[cfg(feature = "plot")]
 pub use spiral_report::spiral_paper;
 #[cfg(feature = "plot")]

@@ -30,6 +30,16 @@ impl Body {
     /// [`Error::NonFinite`] naming `mass`; [`Error::InvalidParameter`] naming `mass` unless it is
     /// positive with a finite reciprocal; those of [`RigidBody::new`] for the moments.
     pub fn new(mass: f64, inertia: [f64; 3]) -> Result<Self> {
+        Self::with_rigid(mass, RigidBody::new(inertia)?)
+    }
+
+    /// A body of mass `mass` with the rotational part `rigid` (e.g. from
+    /// [`RigidBody::with_moments`] for a test problem whose moments no body can have).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `mass`; [`Error::InvalidParameter`] naming `mass` unless it is
+    /// positive with a finite reciprocal.
+    pub fn with_rigid(mass: f64, rigid: RigidBody) -> Result<Self> {
         check_finite("mass", mass)?;
         if !(mass > 0.0 && (1.0 / mass).is_finite()) {
             return Err(Error::InvalidParameter {
@@ -41,7 +51,7 @@ impl Body {
         Ok(Self {
             mass,
             inverse_mass: 1.0 / mass,
-            rigid: RigidBody::new(inertia)?,
+            rigid,
         })
     }
 
