@@ -1,6 +1,6 @@
 //! Seelen, Padding and Kuipers (2016), §3: the improved PCDM scheme, the original PCDM and the
 //! six-degree-of-freedom catalogue on the paper's four tests — measurements (this module) and
-//! the figures and tables of `seelen_paper/` ([`seelen_paper`], with the `plot` feature).
+//! the figures and tables of `seelen_paper/` (`reproduce::seelen_paper`, with the `plot` feature).
 
 use nalgebra::Vector3;
 
