@@ -18,8 +18,8 @@ use crate::plot::{Curve, CurveStyle, Figure, Scale};
 use crate::problems::SpringPair;
 use crate::stepper::{Span, Stepper, StepperInfo};
 use crate::system::{
-    Body, BodyModel, BodyView, CatalogueSystem, MethodVisitor, PerBody, Rk4System,
-    SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame, every_method,
+    Body, BodyModel, BodyView, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame, every_method,
 };
 
 #[cfg(feature = "plot")]
@@ -123,6 +123,31 @@ pub fn spring_pair_errors() -> Result<Vec<PairErrors>> {
                 steps,
                 errors,
             });
+        }
+        for steps in ORDER_STEPS {
+            let bodies = pair.bodies.to_vec();
+            for (method, errors) in [
+                (
+                    "improved_pcdm",
+                    errors_at(
+                        &mut ImprovedPcdmSystem::new(bodies.clone()),
+                        &pair,
+                        &reference,
+                        steps,
+                    )?,
+                ),
+                (
+                    "pcdm",
+                    errors_at(&mut PcdmSystem::new(bodies), &pair, &reference, steps)?,
+                ),
+            ] {
+                rows.push(PairErrors {
+                    method: method.into(),
+                    problem,
+                    steps,
+                    errors,
+                });
+            }
         }
         every_method(&mut PairRuns {
             pair,
