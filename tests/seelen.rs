@@ -2,6 +2,9 @@
 //! paper's four tests, against closed forms written here (the sphere's angle, the top's
 //! precession, the cylinders' slip) and DOP853.
 
+mod common;
+
+use common::bodies::Faulty;
 use lieode::Error;
 use lieode::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
 use lieode::integrate::{Options, integrate};
@@ -13,9 +16,7 @@ use lieode::reproduce::seelen::{
     table1, top_runs,
 };
 use lieode::stepper::{Span, Stepper};
-use lieode::system::{
-    Body, ImprovedPcdmSystem, Loads, PcdmSystem, SystemForces, SystemState, SystemView, TorqueFrame,
-};
+use lieode::system::{Body, ImprovedPcdmSystem, PcdmSystem, SystemState};
 use nalgebra::{SVector, Vector3};
 use std::f64::consts::PI;
 
@@ -199,17 +200,11 @@ fn the_improved_scheme_gains_three_orders_on_the_sphere() -> lieode::Result<()> 
     Ok(())
 }
 
-/// A torque that turns non-finite on body 1 at t ≥ 0.05.
-struct Faulty;
-
-impl SystemForces for Faulty {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
-    }
-    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
-        if view.t >= 0.05 {
-            loads.torques[1] = Vector3::new(0.0, f64::NAN, 0.0);
-        }
+/// A NaN torque on body 1 from t = 0.05.
+fn torque_on_1() -> Faulty {
+    Faulty {
+        body: 1,
+        torque: true,
     }
 }
 
@@ -226,7 +221,7 @@ fn refusals<S: Stepper<Faulty, State = SystemState>>(make: impl Fn(usize) -> S) 
     let span = Span::stride(0.0, 0.01, 20).expect("a span");
     let error = failure(integrate(
         &mut make(3),
-        &mut Faulty,
+        &mut torque_on_1(),
         &y0,
         &span,
         Options::default(),
@@ -241,7 +236,7 @@ fn refusals<S: Stepper<Faulty, State = SystemState>>(make: impl Fn(usize) -> S) 
     }
     let error = failure(integrate(
         &mut make(2),
-        &mut Faulty,
+        &mut torque_on_1(),
         &y0,
         &span,
         Options::default(),
@@ -254,7 +249,7 @@ fn refusals<S: Stepper<Faulty, State = SystemState>>(make: impl Fn(usize) -> S) 
     zero.rotors[2] = nalgebra::Quaternion::new(0.0, 0.0, 0.0, 0.0);
     let error = failure(integrate(
         &mut make(3),
-        &mut Faulty,
+        &mut torque_on_1(),
         &zero,
         &span,
         Options::default(),
@@ -263,7 +258,7 @@ fn refusals<S: Stepper<Faulty, State = SystemState>>(make: impl Fn(usize) -> S) 
         matches!(error, Error::InvalidParameter { name: "rotors", .. }),
         "{error:?}"
     );
-    assert!(Stepper::<Faulty>::step(&mut make(3), &mut Faulty).is_err());
+    assert!(Stepper::<Faulty>::step(&mut make(3), &mut torque_on_1()).is_err());
 }
 
 #[test]

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::bodies::{assert_orders, damped_sphere_errors, run, same_under_three_torques};
+use common::bodies::{
+    Faulty, assert_orders, damped_sphere_errors, force_on_2, run, same_under_three_torques,
+};
 use lieode::Error;
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::stepper::Stepper;
@@ -188,20 +190,6 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
     Ok(())
 }
 
-/// A model whose force on body 2 turns non-finite at t ≥ 0.05.
-struct Faulty;
-
-impl SystemForces for Faulty {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
-    }
-    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
-        if view.t >= 0.05 {
-            loads.forces[2] = Vector3::new(f64::NAN, 0.0, 0.0);
-        }
-    }
-}
-
 #[test]
 fn bad_input_gives_named_errors() -> lieode::Result<()> {
     assert!(matches!(
@@ -262,7 +250,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     let y0 = SystemState::at_rest(0.0, 4);
     let error = run(
         &mut SpiralLeapfrogSystem::uniform(ball, 4),
-        &mut Faulty,
+        &mut force_on_2(),
         &y0,
         0.01,
         20,
@@ -279,7 +267,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     // A state with another number of bodies than the method.
     let error = run(
         &mut SpiralLeapfrogSystem::uniform(ball, 3),
-        &mut Faulty,
+        &mut force_on_2(),
         &y0,
         0.01,
         20,
@@ -290,7 +278,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
         "{error:?}"
     );
     let mut stepper = SpiralLeapfrogSystem::uniform(ball, 4);
-    assert!(Stepper::<Faulty>::step(&mut stepper, &mut Faulty).is_err());
+    assert!(Stepper::<Faulty>::step(&mut stepper, &mut force_on_2()).is_err());
     // A model that resizes the loads is refused, naming them.
     struct Shrinking;
     impl SystemForces for Shrinking {

@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::bodies::{assert_orders, damped_sphere_errors, run, same_under_three_torques};
+use common::bodies::{
+    Faulty, assert_orders, damped_sphere_errors, force_on_2, run, same_under_three_torques,
+};
 use lieode::Error;
 use lieode::problems::SpringPair;
 use lieode::reproduce::six_dof::{observed_orders, spring_pair_errors};
@@ -14,7 +16,7 @@ use lieode::rotation::{RigidBody, SpiralLeapfrog};
 use lieode::stepper::{Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyFn, BodyView, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody,
-    SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, TorqueFrame, every_method,
+    SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -209,20 +211,6 @@ fn velocity_dependent_loads_converge_at_first_order_for_every_method() -> lieode
     every_method(&mut Damped)
 }
 
-/// A model whose force on body 2 turns non-finite at t ≥ 0.05.
-struct Faulty;
-
-impl SystemForces for Faulty {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
-    }
-    fn loads(&mut self, view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
-        if view.t >= 0.05 {
-            loads.forces[2] = Vector3::new(f64::NAN, 0.0, 0.0);
-        }
-    }
-}
-
 /// Bad input on both forms (Fincham: torque at `t_n`; Johnson: at `t_{n+1}`): a non-finite
 /// force names the body and the time, a rotor too small to normalise names the body, another
 /// number of bodies names `y0`, a step before the start is refused.
@@ -235,8 +223,8 @@ fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
             let y0 = SystemState::at_rest(0.0, 4);
             let mut system = CatalogueSystem::uniform(ball, 4, make);
             let name = system.name().to_owned();
-            assert!(Stepper::<Faulty>::step(&mut system, &mut Faulty).is_err());
-            match run(&mut system, &mut Faulty, &y0, 0.01, 20) {
+            assert!(Stepper::<Faulty>::step(&mut system, &mut force_on_2()).is_err());
+            match run(&mut system, &mut force_on_2(), &y0, 0.01, 20) {
                 Err(Error::NonFiniteBody {
                     what: "force",
                     body: 2,
@@ -246,7 +234,7 @@ fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
             }
             let error = run(
                 &mut CatalogueSystem::uniform(ball, 3, make),
-                &mut Faulty,
+                &mut force_on_2(),
                 &y0,
                 0.01,
                 2,
@@ -258,7 +246,7 @@ fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
             );
             let mut tiny = y0.clone();
             tiny.rotors[1] = Quaternion::new(1e-160, 0.0, 0.0, 0.0);
-            match run(&mut system, &mut Faulty, &tiny, 0.01, 2).unwrap_err() {
+            match run(&mut system, &mut force_on_2(), &tiny, 0.01, 2).unwrap_err() {
                 Error::InvalidParameter {
                     name: "state",
                     value,

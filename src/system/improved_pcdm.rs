@@ -5,7 +5,7 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
-use super::plan::{Plan, for_each_body, impl_system_info};
+use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
 use crate::error::{Error, Result};
@@ -89,21 +89,6 @@ impl ImprovedPcdmSystem {
         }
     }
 
-    /// `n` copies of one body.
-    pub fn uniform(body: Body, n: usize) -> Self {
-        Self::new(vec![body; n])
-    }
-
-    /// The number of bodies.
-    pub fn len(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// Whether there are no bodies.
-    pub fn is_empty(&self) -> bool {
-        self.bodies.is_empty()
-    }
-
     /// The half-step rotors `q_{n+½}` the scheme carries (the paper's orientation variable).
     pub fn half_step_rotors(&self) -> &[Quaternion<f64>] {
         &self.rotors_half
@@ -177,6 +162,8 @@ pub(super) fn finite(
         })
     }
 }
+
+impl_body_count!(ImprovedPcdmSystem);
 
 impl_system_info!(ImprovedPcdmSystem, |_s| "improved_pcdm");
 
@@ -285,12 +272,12 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState {
-            t: plan.time(),
-            positions: self.positions.clone(),
-            velocities: self.velocities.clone(),
-            rotors: self.rotors.clone(),
-            omegas: self.omegas.clone(),
-        })
+        Ok(SystemState::copied(
+            plan.time(),
+            &self.positions,
+            &self.velocities,
+            &self.rotors,
+            &self.omegas,
+        ))
     }
 }

@@ -6,7 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
 use super::improved_pcdm::{finite, turn};
-use super::plan::{Plan, for_each_body, impl_system_info};
+use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
 use crate::error::{Error, Result};
@@ -70,21 +70,6 @@ impl PcdmSystem {
         }
     }
 
-    /// `n` copies of one body.
-    pub fn uniform(body: Body, n: usize) -> Self {
-        Self::new(vec![body; n])
-    }
-
-    /// The number of bodies.
-    pub fn len(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// Whether there are no bodies.
-    pub fn is_empty(&self) -> bool {
-        self.bodies.is_empty()
-    }
-
     /// The loads at `t` for the given velocities and the carried positions, rotors and angular
     /// velocities.
     fn evaluate<P: SystemForces + ?Sized>(
@@ -107,6 +92,8 @@ impl PcdmSystem {
         Ok(())
     }
 }
+
+impl_body_count!(PcdmSystem);
 
 impl_system_info!(PcdmSystem, |_s| "pcdm");
 
@@ -213,12 +200,12 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState {
-            t: plan.time(),
-            positions: self.positions.clone(),
-            velocities: self.velocities.clone(),
-            rotors: self.rotors.clone(),
-            omegas: self.omegas.clone(),
-        })
+        Ok(SystemState::copied(
+            plan.time(),
+            &self.positions,
+            &self.velocities,
+            &self.rotors,
+            &self.omegas,
+        ))
     }
 }

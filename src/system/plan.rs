@@ -170,3 +170,27 @@ macro_rules! for_each_body {
     (@seq write $s:ident $i:ident) => { &mut $s[$i] };
 }
 pub(crate) use for_each_body;
+
+/// `uniform(body, n)`, `len()` and `is_empty()` for a many-body method with a
+/// `bodies: Vec<Body>` field and a `new(bodies)` constructor.
+macro_rules! impl_body_count {
+    ($ty:ty) => {
+        impl $ty {
+            /// `n` copies of one body.
+            pub fn uniform(body: $crate::system::Body, n: usize) -> Self {
+                Self::new(vec![body; n])
+            }
+
+            /// The number of bodies.
+            pub fn len(&self) -> usize {
+                self.bodies.len()
+            }
+
+            /// Whether there are no bodies.
+            pub fn is_empty(&self) -> bool {
+                self.bodies.is_empty()
+            }
+        }
+    };
+}
+pub(crate) use impl_body_count;

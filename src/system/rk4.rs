@@ -5,7 +5,7 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
-use super::plan::{Plan, impl_system_info, non_finite_body};
+use super::plan::{Plan, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
 use crate::error::Result;
@@ -87,12 +87,9 @@ impl Rk4System {
             stats: Stats::default(),
         }
     }
-
-    /// `n` copies of one body.
-    pub fn uniform(body: Body, n: usize) -> Self {
-        Self::new(vec![body; n])
-    }
 }
+
+impl_body_count!(Rk4System);
 
 impl_system_info!(Rk4System, |_s| "rk4");
 
@@ -202,13 +199,13 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState {
-            t: plan.time(),
-            positions: self.state.x.clone(),
-            velocities: self.state.v.clone(),
-            rotors: self.state.q.clone(),
-            omegas: self.state.w.clone(),
-        })
+        Ok(SystemState::copied(
+            plan.time(),
+            &self.state.x,
+            &self.state.v,
+            &self.state.q,
+            &self.state.w,
+        ))
     }
 }
 

@@ -145,3 +145,36 @@ where
     let rigid = RigidBody::new([5.0, 5.0, 1.0])?;
     same_as_single_body(name, &system, rigid, HeavyTopTorque::krysl(), top)
 }
+
+/// A model whose load on body `body` turns non-finite at `t ≥ 0.05`: the torque (lab frame) if
+/// `torque`, else the force.
+#[derive(Debug, Clone, Copy)]
+pub struct Faulty {
+    pub body: usize,
+    pub torque: bool,
+}
+
+impl SystemForces for Faulty {
+    fn torque_frame(&self) -> TorqueFrame {
+        TorqueFrame::Lab
+    }
+
+    fn loads(&mut self, view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
+        if view.t >= 0.05 {
+            let bad = Vector3::new(f64::NAN, 0.0, 0.0);
+            if self.torque {
+                loads.torques[self.body] = bad;
+            } else {
+                loads.forces[self.body] = bad;
+            }
+        }
+    }
+}
+
+/// A NaN force on body 2 from t = 0.05.
+pub fn force_on_2() -> Faulty {
+    Faulty {
+        body: 2,
+        torque: false,
+    }
+}
