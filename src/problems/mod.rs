@@ -37,6 +37,7 @@
 
 pub mod boyle;
 pub mod cylinder;
+pub mod dem;
 pub mod hairer;
 pub mod krysl;
 pub mod linear_so3;
