@@ -155,13 +155,13 @@ fn union_integrals(spheres: &[AxialSphere], origin: f64) -> [f64; 4] {
             continue;
         }
         // The sphere that gives the maximum on this piece (its ρ² is the integrand).
-        let s = spheres
+        let height = |s: &&AxialSphere| s.radius * s.radius - (mid - s.z) * (mid - s.z);
+        let Some(s) = spheres
             .iter()
-            .max_by(|p, q| {
-                let f = |s: &&AxialSphere| s.radius * s.radius - (mid - s.z) * (mid - s.z);
-                f(p).total_cmp(&f(q))
-            })
-            .expect("a sphere");
+            .max_by(|p, q| height(p).total_cmp(&height(q)))
+        else {
+            continue;
+        };
         for (x, wt) in nodes.iter().zip(weights) {
             let z = mid + half * x;
             let r2 = (s.radius * s.radius - (z - s.z) * (z - s.z)).max(0.0);
