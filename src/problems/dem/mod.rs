@@ -6,19 +6,24 @@
 //! - [`Hertz`]: the conservative Hertz normal contact (force, energy, collision duration);
 //! - [`Clump`]: rigid clumps of overlapping spheres on one axis, with the exact mass and
 //!   inertia of the union;
-//! - [`ChessPiece`]: the six chess pieces as clumps, heights from the paper.
+//! - [`ChessPiece`]: the six chess pieces as clumps, heights from the paper;
+//! - [`PieceBox`]: pieces in a closed box with Hertz contacts, found with a [`CellList`].
 //!
-//! **Status:** the contact law, the clump geometry and the pieces (issue 15, in progress); the
-//! box, the contact detection and the energy study follow.
+//! **Status:** issue 15 in progress — the model is built and tested; the random initial
+//! conditions, the energy study of Fig. 7 and its reproduction follow.
 //!
 //! Material (the paper): density 3200 kg/m³, Young's modulus 60 GPa, Poisson ratio 0.25.
 
+mod cells;
 mod clump;
 mod hertz;
+mod piece_box;
 mod pieces;
 
+pub use cells::CellList;
 pub use clump::{AxialSphere, Clump};
 pub use hertz::{HERTZ_DURATION_INTEGRAL, Hertz};
+pub use piece_box::PieceBox;
 pub use pieces::ChessPiece;
 
 /// The pieces' density, kg/m³.
