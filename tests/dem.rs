@@ -271,14 +271,14 @@ mod box_model {
             };
             model.loads(&view, &mut loads);
             let mut d = SVector::<f64, 26>::zeros();
-            for i in 0..2 {
+            for (i, body) in bodies.iter().enumerate() {
                 let o = 13 * i;
-                let rigid = bodies[i].rigid();
+                let rigid = body.rigid();
                 let q = s.rotors[i];
                 let tau = lieode::body::quaternion::rotate_inverse(&q, &loads.torques[i]);
                 d.fixed_rows_mut::<3>(o).copy_from(&s.velocities[i]);
                 d.fixed_rows_mut::<3>(o + 3)
-                    .copy_from(&(loads.forces[i] / bodies[i].mass()));
+                    .copy_from(&(loads.forces[i] / body.mass()));
                 d.fixed_rows_mut::<4>(o + 6)
                     .copy_from(&(times_pure(&q, &s.omegas[i]) * 0.5).coords);
                 d.fixed_rows_mut::<3>(o + 10)
