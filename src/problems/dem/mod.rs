@@ -7,22 +7,25 @@
 //! - [`Clump`]: rigid clumps of overlapping spheres on one axis, with the exact mass and
 //!   inertia of the union;
 //! - [`ChessPiece`]: the six chess pieces as clumps, heights from the paper;
-//! - [`PieceBox`]: pieces in a closed box with Hertz contacts, found with a [`CellList`].
+//! - [`PieceBox`]: pieces in a closed box with Hertz contacts, found with a [`CellList`];
+//! - [`random_state`]: the paper's seeded random initial conditions; [`chess_set`] the 32 pieces.
 //!
-//! **Status:** issue 15 in progress — the model is built and tested; the random initial
-//! conditions, the energy study of Fig. 7 and its reproduction follow.
+//! **Status:** issue 15 in progress — the model and the initial conditions are built and
+//! tested; the energy study of Fig. 7 and its reproduction follow.
 //!
 //! Material (the paper): density 3200 kg/m³, Young's modulus 60 GPa, Poisson ratio 0.25.
 
 mod cells;
 mod clump;
 mod hertz;
+mod initial;
 mod piece_box;
 mod pieces;
 
 pub use cells::CellList;
 pub use clump::{AxialSphere, Clump};
 pub use hertz::{HERTZ_DURATION_INTEGRAL, Hertz};
+pub use initial::{SplitMix64, random_state};
 pub use piece_box::PieceBox;
 pub use pieces::ChessPiece;
 
@@ -46,4 +49,22 @@ pub const POISSON: f64 = 0.25;
 pub fn rayleigh_time_step(radius: f64, density: f64, young: f64, poisson: f64) -> f64 {
     let shear = young / (2.0 * (1.0 + poisson));
     std::f64::consts::PI * radius * (density / shear).sqrt() / (0.1631 * poisson + 0.8766)
+}
+
+/// The 32 pieces of a chess set: per side a king, a queen, two bishops, two knights, two rooks
+/// and eight pawns.
+pub fn chess_set() -> Vec<ChessPiece> {
+    let side = [
+        (ChessPiece::King, 1),
+        (ChessPiece::Queen, 1),
+        (ChessPiece::Bishop, 2),
+        (ChessPiece::Knight, 2),
+        (ChessPiece::Rook, 2),
+        (ChessPiece::Pawn, 8),
+    ];
+    let one: Vec<ChessPiece> = side
+        .iter()
+        .flat_map(|&(p, n)| std::iter::repeat_n(p, n))
+        .collect();
+    [one.clone(), one].concat()
 }
