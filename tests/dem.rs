@@ -139,6 +139,7 @@ mod box_model {
     use lieode::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
     use lieode::body::quaternion::times_pure;
     use lieode::integrate::{Options, integrate};
+    use lieode::problems::SpringPair;
     use lieode::problems::dem::{
         AxialSphere, CellList, ChessPiece, Clump, DENSITY, Hertz, POISSON, PieceBox, YOUNG,
     };
@@ -252,14 +253,7 @@ mod box_model {
         let bodies = model.bodies();
         let mut loads = Loads::zeros(2);
         let mut rate = |t: f64, y: &SVector<f64, 26>| {
-            let mut s = SystemState::at_rest(t, 2);
-            for i in 0..2 {
-                let o = 13 * i;
-                s.positions[i] = y.fixed_rows::<3>(o).into_owned();
-                s.velocities[i] = y.fixed_rows::<3>(o + 3).into_owned();
-                s.rotors[i] = Quaternion::from(y.fixed_rows::<4>(o + 6).into_owned());
-                s.omegas[i] = y.fixed_rows::<3>(o + 10).into_owned();
-            }
+            let s = SpringPair::from_vector(t, y);
             loads.forces.iter_mut().for_each(|f| *f = Vector3::zeros());
             loads.torques.iter_mut().for_each(|f| *f = Vector3::zeros());
             let view = SystemView {
@@ -286,14 +280,7 @@ mod box_model {
             }
             d
         };
-        let mut y = SVector::<f64, 26>::zeros();
-        for i in 0..2 {
-            let o = 13 * i;
-            y.fixed_rows_mut::<3>(o).copy_from(&y0.positions[i]);
-            y.fixed_rows_mut::<3>(o + 3).copy_from(&y0.velocities[i]);
-            y.fixed_rows_mut::<4>(o + 6).copy_from(&y0.rotors[i].coords);
-            y.fixed_rows_mut::<3>(o + 10).copy_from(&y0.omegas[i]);
-        }
+        let y = SpringPair::to_vector(&y0);
         let method = Dop853::new(
             Tolerances::scalar(1e-12, 1e-12)?,
             ControllerParameters::dop853(),
@@ -306,14 +293,8 @@ mod box_model {
             Options::default(),
         )?;
         let (t, end) = solution.last().expect("the end");
-        let mut s = SystemState::at_rest(t, 2);
-        for i in 0..2 {
-            let o = 13 * i;
-            s.positions[i] = end.fixed_rows::<3>(o).into_owned();
-            s.velocities[i] = end.fixed_rows::<3>(o + 3).into_owned();
-            s.rotors[i] = Quaternion::from(end.fixed_rows::<4>(o + 6).into_owned());
-            s.omegas[i] = end.fixed_rows::<3>(o + 10).into_owned();
-        }
+        // The ambient layout of two bodies is the spring pair's.
+        let s = SpringPair::from_vector(t, end);
         // The pieces met: the light pawn bounced back.
         assert!(s.velocities[1].x > 0.0, "{:?}", s.velocities[1]);
         let e1 = model.energy(&s);
