@@ -8,16 +8,15 @@ use lieode::lie::so3::LOG_SYMMETRIC_BRANCH_COS;
 use nalgebra::Vector3;
 use std::f64::consts::PI;
 
-/// A small deterministic generator (SplitMix64) so tests need no extra crates.
+/// A small deterministic generator (the library's SplitMix64) so tests need no extra crates.
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let mut generator = lieode::problems::dem::SplitMix64(self.0);
+        let bits = generator.next_u64();
+        self.0 = generator.0;
+        bits
     }
     /// Uniform in [-1, 1).
     pub fn symmetric(&mut self) -> f64 {
