@@ -10,14 +10,14 @@
 
 use lieode::reproduce::{
     Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, many_bodies,
-    seelen_paper, spiral_paper, work_precision_demo, write_index,
+    seelen_paper, spiral_energy, spiral_paper, work_precision_demo, write_index,
 };
 
 /// A reproduction: its title and the library call that runs it.
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
 fn main() -> lieode::Result<()> {
-    let runs: [Reproduction; 9] = [
+    let runs: [Reproduction; 10] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
         ("convergence demo", convergence_demo),
@@ -27,6 +27,7 @@ fn main() -> lieode::Result<()> {
         ("Boyle's paper (2017)", boyle_paper),
         ("many bodies: SPIRAL throughput", many_bodies),
         ("Seelen et al.'s PCDM paper (2016)", seelen_paper),
+        ("SPIRAL §5: chess pieces' energy (reduced)", spiral_energy),
     ];
     let mut reports = Vec::new();
     for (title, run) in runs {

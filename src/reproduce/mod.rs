@@ -16,6 +16,7 @@
 //! | [`krysl_paper`] | `krysl_paper/` | Krysl's implicit rigid-body family: Figs. 1–5 and a work–precision comparison |
 //! | [`many_bodies()`] | `many_bodies/` | SPIRAL leapfrog on 10³ … 10⁶ bodies: throughput on 1 and 2 threads; every six-degree-of-freedom method: orders on the spring pair and cost per body-step |
 //! | [`seelen_paper()`] | `seelen_paper/` | Seelen et al. (2016) §3: improved PCDM, PCDM and the six-degree-of-freedom catalogue on the four tests; Table 1; the convergence study |
+//! | [`spiral_energy()`] | `spiral_energy/` | SPIRAL paper §5 (Fig. 7): energy change of 32 chess pieces with Hertz contacts against Δt, reduced (0.05 s, 2 seeds) |
 //! | [`boyle_paper`] | `boyle_paper/` | Boyle's rotation formulations: Figs. 2–5, the paper's statements, numpy-quaternion's binary |
 
 #[cfg(feature = "plot")]
@@ -32,6 +33,9 @@ pub mod seelen_report;
 pub mod six_dof;
 #[cfg(feature = "plot")]
 pub mod spiral;
+pub mod spiral_energy;
+#[cfg(feature = "plot")]
+pub mod spiral_energy_report;
 #[cfg(feature = "plot")]
 pub mod spiral_report;
 #[cfg(feature = "plot")]
@@ -47,6 +51,8 @@ pub use krysl::krysl_paper;
 pub use many_bodies::many_bodies;
 #[cfg(feature = "plot")]
 pub use seelen_report::seelen_paper;
+#[cfg(feature = "plot")]
+pub use spiral_energy_report::spiral_energy;
 #[cfg(feature = "plot")]
 pub use spiral_report::spiral_paper;
 #[cfg(feature = "plot")]
