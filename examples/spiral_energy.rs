@@ -3,19 +3,33 @@
 //! figure under `target/lieode/spiral_energy/` (or `$LIEODE_OUT`).
 //!
 //! ```text
-//! cargo run --release --example spiral_energy            # 0.05 s, 2 seeds (as in reproduce)
-//! cargo run --release --example spiral_energy -- --full  # the paper's 1.5 s, 50 seeds (hours)
+//! cargo run --release --example spiral_energy                 # 0.05 s, 2 seeds (as in reproduce)
+//! cargo run --release --example spiral_energy -- --full       # the paper's 1.5 s, 50 seeds (hours)
+//! cargo run --release --example spiral_energy -- --duration 0.3 --runs 4
 //! ```
 
 use lieode::reproduce::spiral_energy::EnergySettings;
 use lieode::reproduce::spiral_energy_report::spiral_energy_with;
 
+/// The value after `flag` on the command line, parsed.
+fn option<T: std::str::FromStr>(args: &[String], flag: &str) -> Option<T> {
+    let i = args.iter().position(|a| a == flag)?;
+    args.get(i + 1)?.parse().ok()
+}
+
 fn main() -> lieode::Result<()> {
-    let settings = if std::env::args().any(|a| a == "--full") {
+    let args: Vec<String> = std::env::args().collect();
+    let mut settings = if args.iter().any(|a| a == "--full") {
         EnergySettings::full()
     } else {
         EnergySettings::quick()
     };
+    if let Some(duration) = option(&args, "--duration") {
+        settings.duration = duration;
+    }
+    if let Some(runs) = option(&args, "--runs") {
+        settings.runs = runs;
+    }
     let report = spiral_energy_with(&settings)?;
     print!("{}", report.summary);
     for artifact in &report.artifacts {
