@@ -64,11 +64,12 @@ pub struct EnergyPoint {
     pub dt: f64,
     /// The runs averaged.
     pub runs: usize,
-    /// The mean and the largest `|E(T) − E(0)| / E(0)` over the runs.
+    /// The mean and the largest `|E(T) − E(0)| / E(0)` over the runs (infinite if a run blew
+    /// up: a non-finite state).
     pub mean_rel_energy_change: f64,
     /// The largest over the runs.
     pub max_rel_energy_change: f64,
-    /// The wall-clock seconds of one run (mean).
+    /// The wall-clock seconds of one run (mean; NaN if a run blew up).
     pub seconds: f64,
     /// Body-steps per second.
     pub body_steps_per_second: f64,
@@ -146,7 +147,9 @@ fn study<S: Stepper<PieceBox, State = SystemState> + StepperInfo>(
         for y0 in &starts {
             let mut scheme = make(&model);
             name = scheme.name().to_owned();
-            let (change, time) = energy_change(&mut scheme, &mut model, y0, dt, settings.duration)?;
+            // A run that blows up (a non-finite state) counts as an infinite change.
+            let (change, time) = energy_change(&mut scheme, &mut model, y0, dt, settings.duration)
+                .unwrap_or((f64::INFINITY, f64::NAN));
             sum += change;
             max = max.max(change);
             seconds += time;
@@ -192,14 +195,16 @@ pub fn energy_study(settings: &EnergySettings) -> Result<Vec<EnergyPoint>> {
 }
 
 /// The step at which a method's mean energy change crosses `level`, interpolated in
-/// `log Δt`–`log change` between the bracketing steps (`None` if no pair brackets it).
+/// `log Δt`–`log change` between the bracketing steps (`None` if no pair of finite, positive
+/// changes brackets it).
 pub fn step_for_level(points: &[EnergyPoint], method: &str, level: f64) -> Option<f64> {
     let mut own: Vec<&EnergyPoint> = points.iter().filter(|p| p.method == method).collect();
     own.sort_by(|a, b| a.dt.total_cmp(&b.dt));
     own.windows(2).find_map(|w| {
         let (a, b) = (w[0], w[1]);
         let (ea, eb) = (a.mean_rel_energy_change, b.mean_rel_energy_change);
-        if (ea - level) * (eb - level) <= 0.0 && ea > 0.0 && eb > 0.0 && ea != eb {
+        let usable = ea.is_finite() && eb.is_finite() && ea > 0.0 && eb > 0.0;
+        if usable && (ea - level) * (eb - level) <= 0.0 && ea != eb {
             let f = (level.ln() - ea.ln()) / (eb.ln() - ea.ln());
             Some((a.dt.ln() + f * (b.dt.ln() - a.dt.ln())).exp())
         } else {

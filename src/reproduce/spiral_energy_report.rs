@@ -78,11 +78,12 @@ pub fn spiral_energy_with(settings: &EnergySettings) -> Result<Report> {
     );
     for method in ENERGY_METHODS {
         let own: Vec<&EnergyPoint> = points.iter().filter(|p| p.method == method).collect();
-        let seconds_per_step = own
+        let timed: Vec<f64> = own
             .iter()
+            .filter(|p| p.seconds.is_finite())
             .map(|p| p.seconds / (settings.duration / p.dt))
-            .sum::<f64>()
-            / own.len().max(1) as f64;
+            .collect();
+        let seconds_per_step = timed.iter().sum::<f64>() / timed.len().max(1) as f64;
         match step_for_level(&points, method, PAPER_LEVEL) {
             Some(dt) => summary.push_str(&format!(
                 "  {method:>16} Δt = {dt:.2e} s, {:.1} s for 1.5 s\n",
@@ -118,7 +119,11 @@ fn write_figure(
     for method in ENERGY_METHODS {
         let (x, y): (Vec<f64>, Vec<f64>) = points
             .iter()
-            .filter(|p| p.method == method && p.mean_rel_energy_change > 0.0)
+            .filter(|p| {
+                p.method == method
+                    && p.mean_rel_energy_change > 0.0
+                    && p.mean_rel_energy_change.is_finite()
+            })
             .map(|p| (p.dt, p.mean_rel_energy_change))
             .unzip();
         for v in &y {
