@@ -3,8 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::forces::{Loads, SystemForces, TorqueFrame};
 use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
@@ -52,17 +53,15 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 pub struct ImprovedPcdmSystem {
     bodies: Vec<Body>,
     plan: Option<Plan>,
-    positions: Vec<Vector3<f64>>,
     /// `v_{n+½}`, `q_{n+½}`, `ω^b_{n+½}`.
     velocities_half: Vec<Vector3<f64>>,
     rotors_half: Vec<Quaternion<f64>>,
     omegas_half: Vec<Vector3<f64>>,
     /// `ω̇^b_n`.
     accelerations: Vec<Vector3<f64>>,
-    /// The predicted whole-step values `v'_n`, `q'_n`, `ω'^b_n` the loads were evaluated at.
-    velocities: Vec<Vector3<f64>>,
-    rotors: Vec<Quaternion<f64>>,
-    omegas: Vec<Vector3<f64>>,
+    /// `x_n` and the predicted whole-step values `v'_n`, `q'_n`, `ω'^b_n` the loads were
+    /// evaluated at.
+    now: BodyArrays,
     /// `F_n`, `τ_n` and the frame of the torques.
     loads: Loads,
     frame: TorqueFrame,
@@ -76,14 +75,11 @@ impl ImprovedPcdmSystem {
             loads: Loads::zeros(bodies.len()),
             bodies,
             plan: None,
-            positions: Vec::new(),
             velocities_half: Vec::new(),
             rotors_half: Vec::new(),
             omegas_half: Vec::new(),
             accelerations: Vec::new(),
-            velocities: Vec::new(),
-            rotors: Vec::new(),
-            omegas: Vec::new(),
+            now: BodyArrays::default(),
             frame: TorqueFrame::Body,
             stats: Stats::default(),
         }
@@ -97,27 +93,19 @@ impl ImprovedPcdmSystem {
     /// The loads at `t` for the positions and the predicted whole-step values, and from them
     /// every body's `ω̇^b`.
     fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
-        let view = SystemView {
-            t,
-            positions: &self.positions,
-            velocities: &self.velocities,
-            rotors: &self.rotors,
-            omegas: &self.omegas,
-        };
         let n = self.bodies.len();
         self.frame = self
             .loads
-            .evaluate(problem, &view, n, &mut self.stats, true)?;
+            .evaluate(problem, &self.now.view(t), n, &mut self.stats, true)?;
         let Self {
             bodies,
-            rotors,
-            omegas,
+            now,
             accelerations,
             loads,
             frame,
             ..
         } = self;
-        let (torques, frame) = (&loads.torques, *frame);
+        let (torques, frame, rotors, omegas) = (&loads.torques, *frame, &now.q, &now.w);
         for_each_body!(read bodies, read rotors, read omegas, read torques, write accelerations;
         |_i, (body, q, w, torque, a)| {
             let tau = match frame {
@@ -182,10 +170,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
         let plan = Plan::start(self.len(), span, y0)?;
         let dt = plan.dt();
         self.stats = Stats::default();
-        self.positions.clone_from(&y0.positions);
-        self.velocities.clone_from(&y0.velocities);
-        self.rotors.clone_from(&y0.rotors);
-        self.omegas.clone_from(&y0.omegas);
+        self.now.assign(y0);
         self.accelerations = vec![Vector3::zeros(); y0.len()];
         self.loads = Loads::zeros(y0.len());
         self.evaluate(problem, y0.t)?;
@@ -216,17 +201,20 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
         {
             let Self {
                 bodies,
-                positions,
+                now,
                 velocities_half,
                 rotors_half,
                 omegas_half,
                 accelerations,
-                velocities,
-                rotors,
-                omegas,
                 loads,
                 ..
             } = self;
+            let BodyArrays {
+                x: positions,
+                v: velocities,
+                q: rotors,
+                w: omegas,
+            } = now;
             let forces = &loads.forces;
             for_each_body!(read bodies, write positions, read velocities_half, read rotors_half,
             read omegas_half, read accelerations, write velocities, write rotors,
@@ -247,12 +235,11 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
             rotors_half,
             omegas_half,
             accelerations,
-            rotors,
-            omegas,
+            now,
             loads,
             ..
         } = self;
-        let forces = &loads.forces;
+        let (forces, rotors, omegas) = (&loads.forces, &now.q, &now.w);
         for_each_body!(read bodies, write velocities_half, write rotors_half, write omegas_half,
         read accelerations, read rotors, read omegas, read forces;
         |i, (body, v_half, q_half, w_half, a, q, w, force)| {
@@ -272,12 +259,6 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState::copied(
-            plan.time(),
-            &self.positions,
-            &self.velocities,
-            &self.rotors,
-            &self.omegas,
-        ))
+        Ok(self.now.state(plan.time()))
     }
 }

@@ -32,6 +32,7 @@
 //! chunks of at least [`PARALLEL_CHUNK`]; each body's update is independent, so results are
 //! bit-identical for any number of threads.
 
+mod arrays;
 mod body;
 mod catalogue;
 mod forces;

@@ -1,10 +1,11 @@
 //! Zhao and van Wachem's predictor–corrector direct multiplication (PCDM) scheme on N bodies in
 //! six degrees of freedom, with torques at whole steps.
 
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
+use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::forces::{Loads, SystemForces, TorqueFrame};
 use super::improved_pcdm::{finite, turn};
 use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
@@ -41,10 +42,9 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 pub struct PcdmSystem {
     bodies: Vec<Body>,
     plan: Option<Plan>,
-    positions: Vec<Vector3<f64>>,
-    velocities: Vec<Vector3<f64>>,
-    rotors: Vec<Quaternion<f64>>,
-    omegas: Vec<Vector3<f64>>,
+    /// `x_n`, `v_n`, `q_n`, `ω^b_n` (the velocities predicted to `t_{n+1}` while the loads are
+    /// evaluated).
+    now: BodyArrays,
     /// The velocity Verlet half-step velocities, between the kick and the loads.
     velocities_half: Vec<Vector3<f64>>,
     /// `F_n`, `τ_n` and the frame of the torques.
@@ -60,35 +60,19 @@ impl PcdmSystem {
             loads: Loads::zeros(bodies.len()),
             bodies,
             plan: None,
-            positions: Vec::new(),
-            velocities: Vec::new(),
-            rotors: Vec::new(),
-            omegas: Vec::new(),
+            now: BodyArrays::default(),
             velocities_half: Vec::new(),
             frame: TorqueFrame::Body,
             stats: Stats::default(),
         }
     }
 
-    /// The loads at `t` for the given velocities and the carried positions, rotors and angular
-    /// velocities.
-    fn evaluate<P: SystemForces + ?Sized>(
-        &mut self,
-        problem: &mut P,
-        t: f64,
-        predicted: &[Vector3<f64>],
-    ) -> Result<()> {
-        let view = SystemView {
-            t,
-            positions: &self.positions,
-            velocities: predicted,
-            rotors: &self.rotors,
-            omegas: &self.omegas,
-        };
+    /// The loads at `t` for the carried arrays.
+    fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
         let n = self.bodies.len();
         self.frame = self
             .loads
-            .evaluate(problem, &view, n, &mut self.stats, true)?;
+            .evaluate(problem, &self.now.view(t), n, &mut self.stats, true)?;
         Ok(())
     }
 }
@@ -110,16 +94,10 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         let plan = Plan::start(self.len(), span, y0)?;
         self.stats = Stats::default();
-        self.positions.clone_from(&y0.positions);
-        self.velocities.clone_from(&y0.velocities);
-        self.rotors.clone_from(&y0.rotors);
-        self.omegas.clone_from(&y0.omegas);
+        self.now.assign(y0);
         self.velocities_half.clone_from(&y0.velocities);
         self.loads = Loads::zeros(y0.len());
-        let velocities = std::mem::take(&mut self.velocities);
-        let evaluated = self.evaluate(problem, y0.t, &velocities);
-        self.velocities = velocities;
-        evaluated?;
+        self.evaluate(problem, y0.t)?;
         self.plan = Some(plan);
         Ok(())
     }
@@ -135,15 +113,18 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
         {
             let Self {
                 bodies,
-                positions,
-                velocities,
-                rotors,
-                omegas,
+                now,
                 velocities_half,
                 loads,
                 frame,
                 ..
             } = self;
+            let BodyArrays {
+                x: positions,
+                v: velocities,
+                q: rotors,
+                w: omegas,
+            } = now;
             let (forces, torques, frame) = (&loads.forces, &loads.torques, *frame);
             for_each_body!(read bodies, write positions, write velocities, write rotors,
             write omegas, write velocities_half, read forces, read torques;
@@ -168,17 +149,15 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
                 finite([x, v, w], q, i, t1)
             })?;
         }
-        let predicted = std::mem::take(&mut self.velocities);
-        let evaluated = self.evaluate(problem, t1, &predicted);
-        self.velocities = predicted;
-        evaluated?;
+        self.evaluate(problem, t1)?;
         let Self {
             bodies,
-            velocities,
+            now,
             velocities_half,
             loads,
             ..
         } = self;
+        let velocities = &mut now.v;
         let forces = &loads.forces;
         for_each_body!(read bodies, write velocities, read velocities_half, read forces;
         |i, (body, v, v_half, force)| {
@@ -200,12 +179,6 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState::copied(
-            plan.time(),
-            &self.positions,
-            &self.velocities,
-            &self.rotors,
-            &self.omegas,
-        ))
+        Ok(self.now.state(plan.time()))
     }
 }

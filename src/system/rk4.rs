@@ -3,44 +3,15 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::forces::{Loads, SystemForces, TorqueFrame};
 use super::plan::{Plan, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
 use crate::error::Result;
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 use crate::tableau::registry::RK4;
-
-/// The four arrays of a system state (positions, velocities, rotors, body angular velocities).
-#[derive(Debug, Clone, Default)]
-struct Arrays {
-    x: Vec<Vector3<f64>>,
-    v: Vec<Vector3<f64>>,
-    q: Vec<Quaternion<f64>>,
-    w: Vec<Vector3<f64>>,
-}
-
-impl Arrays {
-    fn of(state: &SystemState) -> Self {
-        Self {
-            x: state.positions.clone(),
-            v: state.velocities.clone(),
-            q: state.rotors.clone(),
-            w: state.omegas.clone(),
-        }
-    }
-
-    fn view(&self, t: f64) -> SystemView<'_> {
-        SystemView {
-            t,
-            positions: &self.x,
-            velocities: &self.v,
-            rotors: &self.q,
-            omegas: &self.w,
-        }
-    }
-}
 
 /// Classical RK4 (Kutta 1901; the tableau [`RK4`]) on every body's 13-component ambient state
 /// `(x, v, q, ω_b)`,
@@ -64,11 +35,11 @@ pub struct Rk4System {
     /// The running step layout (`None` before the start).
     plan: Option<Plan>,
     /// `y_n`.
-    state: Arrays,
+    state: BodyArrays,
     /// The stage state `y_n + h a_{i,i−1} k_{i−1}`.
-    stage: Arrays,
+    stage: BodyArrays,
     /// `y_{n+1}` as it accumulates `h b_i k_i`.
-    next: Arrays,
+    next: BodyArrays,
     loads: Loads,
     stats: Stats,
 }
@@ -80,9 +51,9 @@ impl Rk4System {
         Self {
             bodies,
             plan: None,
-            state: Arrays::default(),
-            stage: Arrays::default(),
-            next: Arrays::default(),
+            state: BodyArrays::default(),
+            stage: BodyArrays::default(),
+            next: BodyArrays::default(),
             loads: Loads::zeros(n),
             stats: Stats::default(),
         }
@@ -155,7 +126,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         let plan = Plan::start(self.bodies.len(), span, y0)?;
-        self.state = Arrays::of(y0);
+        self.state.assign(y0);
         self.stage = self.state.clone();
         self.next = self.state.clone();
         self.loads = Loads::zeros(y0.len());
@@ -199,13 +170,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(SystemState::copied(
-            plan.time(),
-            &self.state.x,
-            &self.state.v,
-            &self.state.q,
-            &self.state.w,
-        ))
+        Ok(self.state.state(plan.time()))
     }
 }
 

@@ -47,23 +47,6 @@ impl SystemState {
         Ok(state)
     }
 
-    /// The state at `t` copied from a method's arrays (a method's own, already checked state).
-    pub(crate) fn copied(
-        t: f64,
-        positions: &[Vector3<f64>],
-        velocities: &[Vector3<f64>],
-        rotors: &[Quaternion<f64>],
-        omegas: &[Vector3<f64>],
-    ) -> Self {
-        Self {
-            t,
-            positions: positions.to_vec(),
-            velocities: velocities.to_vec(),
-            rotors: rotors.to_vec(),
-            omegas: omegas.to_vec(),
-        }
-    }
-
     /// N bodies at rest at the origin with the identity orientation.
     pub fn at_rest(t: f64, n: usize) -> Self {
         Self {
