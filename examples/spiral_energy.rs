@@ -6,9 +6,14 @@
 //! cargo run --release --example spiral_energy                 # 0.05 s, 2 seeds (as in reproduce)
 //! cargo run --release --example spiral_energy -- --full       # the paper's 1.5 s, 50 seeds (hours)
 //! cargo run --release --example spiral_energy -- --duration 0.3 --runs 4
+//! cargo run --release --example spiral_energy -- --duration 1.5 --runs 16 --steps 5 \
+//!     --methods spiral_leapfrog,omelyan,fincham,velocity_verlet --spin 30
 //! ```
+//!
+//! `--steps n` runs Δt = 2e-5 s and its `n − 1` halvings; `--spin` sets the initial angular
+//! speed (rad/s, the paper's π by default); `--methods` a comma-separated list of the schemes.
 
-use lieode::reproduce::spiral_energy::EnergySettings;
+use lieode::reproduce::spiral_energy::{EnergySettings, halvings};
 use lieode::reproduce::spiral_energy_report::spiral_energy_with;
 
 /// The value after `flag` on the command line, parsed.
@@ -29,6 +34,15 @@ fn main() -> lieode::Result<()> {
     }
     if let Some(runs) = option(&args, "--runs") {
         settings.runs = runs;
+    }
+    if let Some(steps) = option::<usize>(&args, "--steps") {
+        settings.steps = halvings(steps);
+    }
+    if let Some(spin) = option(&args, "--spin") {
+        settings.spin = spin;
+    }
+    if let Some(methods) = option::<String>(&args, "--methods") {
+        settings.methods = methods.split(',').map(str::to_owned).collect();
     }
     let report = spiral_energy_with(&settings)?;
     print!("{}", report.summary);

@@ -10,8 +10,8 @@
 //! - [`PieceBox`]: pieces in a closed box with Hertz contacts, found with a [`CellList`];
 //! - [`random_state`]: the paper's seeded random initial conditions; [`chess_set`] the 32 pieces.
 //!
-//! **Status:** issue 15 in progress — the model and the initial conditions are built and
-//! tested; the energy study of Fig. 7 and its reproduction follow.
+//! The energy study of Fig. 7 built on it is [`mod@crate::reproduce::spiral_energy`]
+//! (`docs/spiral_energy.md`).
 //!
 //! Material (the paper): density 3200 kg/m³, Young's modulus 60 GPa, Poisson ratio 0.25.
 

@@ -96,6 +96,14 @@ impl PieceBox {
         self.half
     }
 
+    /// The spheres of a state in the lab frame, body by body: `(centre, radius, body)`.
+    pub fn world_spheres(&mut self, state: &SystemState) -> Vec<(Vector3<f64>, f64, usize)> {
+        self.place(&state.positions, &state.rotors);
+        (0..self.centres.len())
+            .map(|s| (self.centres[s], self.radii[s], self.owners[s]))
+            .collect()
+    }
+
     /// The spheres' world centres, radii and owners for positions `x` and rotors `q`.
     fn place(&mut self, x: &[Vector3<f64>], q: &[Quaternion<f64>]) {
         self.centres.clear();
