@@ -214,7 +214,7 @@ mod box_model {
             .collect();
         cells.bin(&centres);
         let mut found = Vec::new();
-        cells.for_each_near_pair(&centres, |a, b| {
+        cells.for_each_near_pair(|a, b| {
             if (centres[a] - centres[b]).norm() < 0.04 {
                 found.push((a, b));
             }

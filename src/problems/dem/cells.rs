@@ -75,23 +75,28 @@ impl CellList {
         }
     }
 
-    /// Calls `visit(a, b)` once for every pair `a < b` of binned spheres in the same or in
-    /// neighbouring cells (a superset of the touching pairs).
-    pub fn for_each_near_pair(
-        &self,
-        centres: &[Vector3<f64>],
-        mut visit: impl FnMut(usize, usize),
-    ) {
-        for (a, p) in centres.iter().enumerate() {
-            let c = self.coordinates(p);
+    /// Calls `visit(a, b)` once for every pair `a < b` of the spheres binned last in the same
+    /// or in neighbouring cells (a superset of the touching pairs). The cells come from the
+    /// binning, not from recomputing each centre's cell.
+    pub fn for_each_near_pair(&self, mut visit: impl FnMut(usize, usize)) {
+        let [nx, ny, nz] = self.dims.map(|d| d as i64);
+        for (a, &cell) in self.cell_of.iter().enumerate() {
+            let cell = i64::from(cell);
+            let c = [cell % nx, (cell / nx) % ny, cell / (nx * ny)];
             for dz in -1i64..=1 {
                 for dy in -1i64..=1 {
                     for dx in -1i64..=1 {
-                        let n = [c[0] as i64 + dx, c[1] as i64 + dy, c[2] as i64 + dz];
-                        if (0..3).any(|k| n[k] < 0 || n[k] >= self.dims[k] as i64) {
+                        let n = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        if n[0] < 0
+                            || n[0] >= nx
+                            || n[1] < 0
+                            || n[1] >= ny
+                            || n[2] < 0
+                            || n[2] >= nz
+                        {
                             continue;
                         }
-                        let cell = self.index(n.map(|x| x as usize));
+                        let cell = ((n[2] * ny + n[1]) * nx + n[0]) as usize;
                         let range = self.starts[cell] as usize..self.starts[cell + 1] as usize;
                         for &b in &self.sorted[range] {
                             if (b as usize) > a {

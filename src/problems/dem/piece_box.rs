@@ -163,7 +163,7 @@ impl PieceBox {
         } = self;
         cells.bin(centres);
         pairs.clear();
-        cells.for_each_near_pair(centres, |a, b| {
+        cells.for_each_near_pair(|a, b| {
             if owners[a] != owners[b] {
                 let gap = centres[b] - centres[a];
                 let distance = gap.norm();
