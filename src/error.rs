@@ -118,11 +118,20 @@ pub enum Error {
         /// The step limit.
         steps: usize,
     },
-    /// The stiffness test of DOPRI5/DOP853 found the problem stiff (and the caller asked to stop).
-    #[error("the problem seems stiff at t = {t:e}")]
+    /// The stiffness test of DOPRI5/DOP853 found the problem stiff: 15 tests in a row put the
+    /// step's `h·λ` beyond the method's stability border (Hairer's `IDID = −4`).
+    #[error(
+        "the problem seems stiff at t = {t:e}: h·λ ≈ {h_lambda:.3e} exceeded the stability \
+         border {border} in 15 tests in a row; use an implicit method, or switch the test off \
+         with `ControllerParameters::stiffness = None`"
+    )]
     ProblemIsStiff {
-        /// The time reached.
+        /// The time reached (the start of the step of the detection).
         t: f64,
+        /// The last estimate of `h·λ` (`λ` the Jacobian's dominant eigenvalue's modulus).
+        h_lambda: f64,
+        /// The method's stability border on the negative real axis (DOPRI5 3.25, DOP853 6.1).
+        border: f64,
     },
     /// A non-finite value computed for one body of a many-body system (a force, a torque, a
     /// new state), with the body's index and the time.

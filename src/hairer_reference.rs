@@ -100,7 +100,10 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
         }
         ("dopri5", false) => {
             let (_, s, y) = run(
-                Dopri5::new(t, Dopri5::<Const<2>>::default_parameters())?,
+                Dopri5::new(
+                    t,
+                    Dopri5::<Const<2>>::default_parameters().counting_stiffness(),
+                )?,
                 VanDerPol { epsilon: eps },
                 vdp,
                 2.0,
@@ -120,7 +123,10 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
         }
         ("dop853", false) => {
             let (_, s, y) = run(
-                Dop853::new(t, Dop853::<Const<2>>::default_parameters())?,
+                Dop853::new(
+                    t,
+                    Dop853::<Const<2>>::default_parameters().counting_stiffness(),
+                )?,
                 VanDerPol { epsilon: eps },
                 vdp,
                 2.0,

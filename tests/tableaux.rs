@@ -380,16 +380,18 @@ fn corrupted_cg3_is_caught() {
     let mut a = CG3.a.to_vec();
     a.swap(6, 7);
     swapped.a = a.into();
-    // The row sums survive, so only the order conditions can tell.
-    swapped.validate().unwrap();
+    // The row sums survive, so only the order conditions can tell: `validate` checks the
+    // declared order, naming the first violated condition.
+    let e = swapped.validate().unwrap_err().to_string();
+    assert!(e.contains("the declared `order` = 3 is not reached"), "{e}");
     let e = swapped.validate_crouch_grossman().unwrap_err();
-    assert!(e.to_string().contains("not the claimed 3"), "{e}");
+    assert!(e.to_string().contains("is not reached"), "{e}");
     assert!(achieved_crouch_grossman_order(&swapped, Weights::Main, 1e-12).unwrap() <= 2);
     assert!(achieved_order(&swapped, Weights::Main, 1e-12).unwrap() <= 2);
 
     let reversed = reverse_rows(&CG3);
     assert_eq!(reversed.a, swapped.a);
-    reversed.validate().unwrap();
+    assert!(reversed.validate().is_err());
     assert!(reversed.validate_crouch_grossman().is_err());
     assert!(achieved_crouch_grossman_order(&reversed, Weights::Main, 1e-12).unwrap() <= 2);
 }
@@ -397,7 +399,8 @@ fn corrupted_cg3_is_caught() {
 #[test]
 fn corrupted_cg4a_is_caught() {
     let reversed = reverse_rows(&CG4A);
-    reversed.validate().unwrap();
+    let e = reversed.validate().unwrap_err().to_string();
+    assert!(e.contains("is not reached"), "{e}");
     assert!(reversed.validate_crouch_grossman().is_err());
     assert!(achieved_crouch_grossman_order(&reversed, Weights::Main, 1e-12).unwrap() <= 2);
     // The misprinted a54 breaks the row sum in the 14th digit.
@@ -425,7 +428,11 @@ fn cf4_passes_the_commutator_free_conditions() {
     if let Some(cf) = swapped.commutator_free.as_mut() {
         cf.output.factors.to_mut().reverse();
     }
-    swapped.validate().unwrap();
+    let e = swapped.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("as a commutator-free method the declared `order` = 4 is not reached"),
+        "{e}"
+    );
     assert!(achieved_commutator_free_order(&swapped, TOLERANCE).unwrap() < 4);
     // RK4 as a single-exponential-per-stage method is not CF4 (a Crouch–Grossman RK4 is order 2).
     assert_eq!(
@@ -559,8 +566,8 @@ fn perturbing_one_entry_by_1e_6_is_caught() {
 
 #[test]
 fn consistent_perturbations_are_caught_by_the_order_conditions() {
-    // Perturb a nonzero a_ij and c_i together (row sums intact): validate passes, the order
-    // conditions do not. Likewise move 1e-6 between two weights at different nodes.
+    // Perturb a nonzero a_ij and c_i together (row sums intact): the consistency checks pass,
+    // the order conditions (and so `validate`, which checks the declared orders) do not. Likewise move 1e-6 between two weights at different nodes.
     for t in registry::all() {
         let s = t.stages;
         let p = t.order;
@@ -577,7 +584,8 @@ fn consistent_perturbations_are_caught_by_the_order_conditions() {
             bad.dense = None;
             bad.commutator_free = None;
             bad.family = Family::Classical;
-            bad.validate().unwrap();
+            // The declared orders catch it.
+            assert!(bad.validate().is_err(), "{}: a[{k}] perturbed", t.name);
             let r = order_condition_residuals(&bad, Weights::Main, p).unwrap();
             let worst = max_abs_up_to(&r, p);
             // A stage with b_i = 0 (the FSAL stage of a pair) shows only in the embedded
@@ -609,7 +617,7 @@ fn consistent_perturbations_are_caught_by_the_order_conditions() {
             bad.dense = None;
             bad.commutator_free = None;
             bad.family = Family::Classical;
-            bad.validate().unwrap();
+            assert!(bad.validate().is_err(), "{}", t.name);
             assert!(
                 achieved_order(&bad, Weights::Main, 1e-12).unwrap() < p,
                 "{}",
@@ -845,6 +853,10 @@ fn commutator_free_weights_are_checked() {
         stages[1] =
             ExponentialProduct::new(vec![vec![0.5, 0.1, 0.0, 0.0], vec![0.0, -0.1, 0.0, 0.0]]);
     }
+    // (Declared first order, so that the order check passes and the explicitness check is the
+    // one under test: the changed factors break the fourth-order conditions.)
+    assert!(implicit_factor.validate().is_err());
+    implicit_factor.order = 1;
     implicit_factor.validate().unwrap();
     let r = reason(implicit_factor.validate_explicit().unwrap_err());
     assert!(

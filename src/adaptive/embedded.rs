@@ -150,6 +150,7 @@ where
                 expected: "finite times with t_end ≠ t0".into(),
             });
         }
+        self.tolerances.check_resolvable(x0.as_slice())?;
         self.x = t0;
         self.control.begin(t0, t_end);
         self.y = x0.clone();

@@ -217,7 +217,11 @@ impl StiffnessDetector {
             self.iasti += 1;
             if self.iasti == 15 {
                 if self.fail {
-                    return Err(Error::ProblemIsStiff { t: x });
+                    return Err(Error::ProblemIsStiff {
+                        t: x,
+                        h_lambda: self.hlamb,
+                        border: self.border,
+                    });
                 }
                 self.detections += 1;
             }
@@ -299,7 +303,8 @@ pub(crate) fn not_started() -> Error {
 /// step with the sign of `t_end − t₀`, or HINIT of the method's `order`. Returns `(F(t₀, x₀), h)`.
 ///
 /// # Errors
-/// As [`check_start`], [`System::eval`] and [`initial_step`]; a non-finite `F(t₀, x₀)`.
+/// As [`check_start`], [`Tolerances::check_resolvable`], [`System::eval`] and
+/// [`initial_step`]; a non-finite `F(t₀, x₀)`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn begin_integration<D, S>(
     system: &mut S,
@@ -319,6 +324,7 @@ where
     S: System<D> + ?Sized,
 {
     check_start(t0, x0, t_end)?;
+    tolerances.check_resolvable(x0.as_slice())?;
     control.begin(t0, t_end);
     stiffness.reset();
     let f0 = system.eval(t0, x0, stats)?;

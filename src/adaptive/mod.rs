@@ -52,7 +52,7 @@ pub use dopri5::Dopri5;
 pub use embedded::EmbeddedRk;
 pub use lie::{LieSegment, LieStepper, LieSystem};
 pub use odex::{Odex, OdexParameters};
-pub use tolerance::Tolerances;
+pub use tolerance::{MIN_RELATIVE_TOLERANCE, Tolerances};
 pub use vector::{VectorStepper, VectorSystem};
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};

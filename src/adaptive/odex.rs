@@ -1075,6 +1075,7 @@ where
         if x0.iter().any(|v| !v.is_finite()) {
             return Err(Error::NonFinite { name: "x0" });
         }
+        self.tol.check_resolvable(x0.as_slice())?;
         if t_end == t0 {
             return Err(Error::InvalidParameter {
                 name: "t_end",

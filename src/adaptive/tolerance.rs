@@ -2,6 +2,11 @@
 
 use crate::error::{Error, Result};
 
+/// The smallest positive relative tolerance, the machine epsilon `ε`: below it the error test
+/// asks for more than the rounding of the state itself (the library's reference runs use
+/// `rtol = 2e-15`, within an order of magnitude of it).
+pub const MIN_RELATIVE_TOLERANCE: f64 = f64::EPSILON;
+
 /// Relative and absolute tolerances, each either one value for every component or one value per
 /// component. Absolute-only control (`rtol = 0`, as Boyle integrates rotations) is allowed.
 /// For product groups, per-component tolerances on the algebra coordinates are per-factor
@@ -19,7 +24,7 @@ impl Tolerances {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `rtol` or `atol` if negative or non-finite, or if both
-    /// are zero.
+    /// are zero; naming `rtol` if it is positive but below [`MIN_RELATIVE_TOLERANCE`].
     pub fn scalar(rtol: f64, atol: f64) -> Result<Self> {
         Self::per_component(vec![rtol], vec![atol])
     }
@@ -46,6 +51,19 @@ impl Tolerances {
                 });
             }
         }
+        if let Some(&small) = rtol
+            .iter()
+            .find(|&&r| r > 0.0 && r < MIN_RELATIVE_TOLERANCE)
+        {
+            return Err(Error::InvalidParameter {
+                name: "rtol",
+                value: format!("{small:e}"),
+                expected: format!(
+                    "0 (absolute control only) or at least {MIN_RELATIVE_TOLERANCE:e}, the machine \
+                     epsilon: a smaller relative tolerance is below what round-off allows"
+                ),
+            });
+        }
         if rtol.len() != 1 && atol.len() != 1 && rtol.len() != atol.len() {
             return Err(Error::InvalidParameter {
                 name: "atol",
@@ -64,6 +82,34 @@ impl Tolerances {
             }
         }
         Ok(t)
+    }
+
+    /// Checks that the tolerances can be met in floating point at the state `y0`: a component
+    /// controlled by `atol` alone (`rtol = 0`) needs `atol_i ≥ ε |y0_i|`, or no step can
+    /// pass the error test and the step size underflows at the start. (With `rtol > 0` this
+    /// holds by [`MIN_RELATIVE_TOLERANCE`].)
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `atol`, with the component and the state's value.
+    pub fn check_resolvable(&self, y0: &[f64]) -> Result<()> {
+        for (i, &y) in y0.iter().enumerate() {
+            let scale = self.atol(i) + self.rtol(i) * y.abs();
+            if scale < MIN_RELATIVE_TOLERANCE * y.abs() {
+                return Err(Error::InvalidParameter {
+                    name: "atol",
+                    value: format!(
+                        "{:e} for component {i} (y0 = {y:e}, rtol = 0)",
+                        self.atol(i)
+                    ),
+                    expected: format!(
+                        "at least machine epsilon × |y0| = {:e}: a smaller tolerance is \
+                         below what round-off allows",
+                        MIN_RELATIVE_TOLERANCE * y.abs()
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The relative tolerances as given (one value, or one per component).

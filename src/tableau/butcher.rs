@@ -18,7 +18,8 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 
 use super::order_conditions::{
-    CG_MAX_ORDER, ORDER_CONDITION_TOLERANCE, Weights, achieved_crouch_grossman_order,
+    CG_MAX_ORDER, ConditionResidual, MAX_ORDER, ORDER_CONDITION_TOLERANCE, Weights,
+    achieved_crouch_grossman_order, commutator_free_residuals, order_condition_residuals,
 };
 
 /// The relative tolerance of the consistency checks in [`ButcherTableau::validate`]:
@@ -469,7 +470,8 @@ impl ButcherTableau {
         Ok(())
     }
 
-    /// Checks the tableau: shapes, finiteness, metadata, consistency and the family's rules.
+    /// Checks the tableau: shapes, finiteness, metadata, consistency, the family's rules and
+    /// the declared orders.
     ///
     /// In order:
     /// 1. shapes: `s ≥ 1`, `A` is `s × s`, `b`, `c` and `b̂` have `s` entries;
@@ -484,10 +486,15 @@ impl ButcherTableau {
     ///    [`Family::CommutatorFree`] needs its [`CommutatorFreeWeights`] — one product per
     ///    stage, weight vectors of length `s`, finite, the factors of stage `i` summing to row
     ///    `i` of `A` and the output's to `b` (Celledoni, Marthinsen, Owren, *Future Gener.
-    ///    Comput. Syst.* 19 (2003) 341–352, §2); other families must not carry such weights.
-    ///
-    /// It does not check order conditions: see [`super::order_conditions`] and
-    /// [`validate_crouch_grossman`](Self::validate_crouch_grossman).
+    ///    Comput. Syst.* 19 (2003) 341–352, §2); other families must not carry such weights;
+    /// 8. declared orders: the classical order conditions ([`super::order_conditions`]) of `b`
+    ///    up to `order` and of `b̂` up to `embedded_order` hold within
+    ///    [`ORDER_CONDITION_TOLERANCE`] (orders up to [`MAX_ORDER`] can be verified); a
+    ///    Crouch–Grossman tableau also meets the Crouch–Grossman conditions of both orders, a
+    ///    commutator-free one the commutator-free conditions of `order` (both up to
+    ///    [`CG_MAX_ORDER`]). The error names the first violated condition and its residual.
+    ///    (To ask whether a classical tableau is also a Crouch–Grossman method, see
+    ///    [`validate_crouch_grossman`](Self::validate_crouch_grossman).)
     ///
     /// # Errors
     /// [`Error::InvalidTableau`] naming the first failed check: the field, the entry (1-based,
@@ -501,6 +508,14 @@ impl ButcherTableau {
     /// broken.b = vec![0.2, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0].into();
     /// let message = broken.validate().unwrap_err().to_string();
     /// assert!(message.contains("`b` sums to"));
+    ///
+    /// // Euler's coefficients declared fourth order: refused, naming the condition.
+    /// use lieode::tableau::ButcherTableau;
+    /// let error = ButcherTableau::new("Euler", vec![vec![0.0]], vec![1.0], vec![0.0], 4)
+    ///     .unwrap_err()
+    ///     .to_string();
+    /// assert!(error.contains("`order` = 4 is not reached"), "{error}");
+    /// assert!(error.contains("residual -5e-1"), "{error}");
     /// # Ok::<(), lieode::Error>(())
     /// ```
     pub fn validate(&self) -> Result<()> {
@@ -536,7 +551,73 @@ impl ButcherTableau {
         if let Some(dense) = &self.dense {
             self.check_dense(dense)?;
         }
-        self.check_family()
+        self.check_family()?;
+        self.check_declared_orders()
+    }
+
+    /// The declared orders against the order conditions computed from the coefficients: the
+    /// classical conditions of `b` up to `order` and of `b̂` up to `embedded_order` (every
+    /// family needs them), and for the Crouch–Grossman and commutator-free families their own
+    /// conditions too. A false claim would mislead the engines (the Munthe-Kaas engine truncates
+    /// `dexp⁻¹` at the order) and the step-size control (its exponents come from the orders).
+    fn check_declared_orders(&self) -> Result<()> {
+        let mut claims = vec![(Weights::Main, "order", self.order)];
+        if let (Some(_), Some(p)) = (&self.b_hat, self.embedded_order) {
+            claims.push((Weights::Embedded, "embedded_order", p));
+        }
+        for &(which, field, claimed) in &claims {
+            if claimed > MAX_ORDER {
+                return Err(self.invalid(format!(
+                    "`{field}` = {claimed} cannot be verified: the order conditions are \
+                     generated up to order {MAX_ORDER}"
+                )));
+            }
+            let residuals = order_condition_residuals(self, which, claimed)?;
+            self.check_claim("", field, claimed, &residuals)?;
+        }
+        match self.family {
+            Family::Classical => Ok(()),
+            Family::CrouchGrossman => self.check_crouch_grossman_claims(),
+            Family::CommutatorFree => {
+                if self.order > CG_MAX_ORDER {
+                    return Err(self.invalid(format!(
+                        "commutator-free order {} cannot be verified: conditions are \
+                         implemented up to order {CG_MAX_ORDER}",
+                        self.order
+                    )));
+                }
+                let residuals = commutator_free_residuals(self, self.order)?;
+                self.check_claim(
+                    "as a commutator-free method ",
+                    "order",
+                    self.order,
+                    &residuals,
+                )
+            }
+        }
+    }
+
+    /// [`Error::InvalidTableau`] naming the first condition of `residuals` (ordered by order)
+    /// beyond [`ORDER_CONDITION_TOLERANCE`], if any.
+    fn check_claim(
+        &self,
+        kind: &str,
+        field: &str,
+        claimed: usize,
+        residuals: &[ConditionResidual],
+    ) -> Result<()> {
+        let violated = residuals
+            .iter()
+            .find(|r| r.residual.is_nan() || r.residual.abs() > ORDER_CONDITION_TOLERANCE);
+        match violated {
+            None => Ok(()),
+            Some(r) => Err(self.invalid(format!(
+                "{kind}the declared `{field}` = {claimed} is not reached: the first violated \
+                 condition, {} (order {}), has residual {:e} (tolerance \
+                 {ORDER_CONDITION_TOLERANCE:e})",
+                r.tree, r.order, r.residual
+            ))),
+        }
     }
 
     fn check_finite(&self) -> Result<()> {
@@ -852,6 +933,11 @@ impl ButcherTableau {
     pub fn validate_crouch_grossman(&self) -> Result<()> {
         self.validate()?;
         self.check_strictly_lower("Crouch–Grossman methods are explicit")?;
+        self.check_crouch_grossman_claims()
+    }
+
+    /// The declared orders of `b` (and of `b̂`) as a Crouch–Grossman method.
+    fn check_crouch_grossman_claims(&self) -> Result<()> {
         let mut claims = vec![(Weights::Main, self.order)];
         if let Some(p) = self.embedded_order {
             claims.push((Weights::Embedded, p));
