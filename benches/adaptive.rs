@@ -1,9 +1,12 @@
 //! Adaptive steppers against the peer crate `ode_solvers` in the same run:
-//! DOP853 and DOPRI5 on the Arenstorf orbit (tol 1e-6, 1e-9, 1e-12) and on the free rigid body
-//! (quaternion rotor + Euler's equations, t ∈ [0, 100], tol 1e-10), plus DOP853 lifted to
-//! UnitQuat × ℝ³ on the same body. The group "right-hand side alone" evaluates each problem's
-//! right-hand side as many times as the integrations do (at states that change between calls):
-//! the floor no solver with Hairer's evaluation counts can go below.
+//! DOP853 and DOPRI5 on the Arenstorf orbit (tol 1e-6, 1e-9, 1e-12; the distance cubes by
+//! `powf(1.5)` and by `r²·√r²`; lieode with Hairer's and with the latency-ordered
+//! [`Summation`]) and on the free rigid body (quaternion rotor + Euler's
+//! equations, t ∈ [0, 100], tol 1e-10), plus DOP853 lifted to UnitQuat × ℝ³ on the same body in
+//! the exponential and the Cayley chart. The group "critical path (stage chain)" runs the
+//! dependency chain DOP853's steps really have — stage state, evaluation, next stage state —
+//! for as many evaluations as the integration makes, and nothing else: the floor no solver
+//! with Hairer's evaluation counts can go below.
 //!
 //! ```text
 //! cargo bench --bench adaptive
@@ -12,15 +15,17 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lieode::adaptive::{
-    ControllerParameters, Dop853, Dopri5, LieStepper, Tolerances, VectorStepper,
+    ControllerParameters, Dop853, Dopri5, LieStepper, Summation, Tolerances, VectorStepper,
 };
 use lieode::integrate::{Options, integrate};
+use lieode::lie::coordinates::CayleyMap;
 use lieode::lie::product::{Product, ProductAlgebra};
 use lieode::lie::rn::Rn;
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::lie::{LieGroup, Side};
 use lieode::ode::LieOde;
 use lieode::stepper::Span;
+use lieode::tableau::registry::DOP853 as DOP853_TABLEAU;
 use nalgebra::{Const, SVector, Vector3, Vector4};
 use std::hint::black_box;
 
@@ -31,17 +36,32 @@ const INERTIA: [f64; 3] = [0.9144, 1.098, 1.66];
 const OMEGA0: [f64; 3] = [0.45549, 0.82623, 0.03476];
 const BODY_END: f64 = 100.0;
 
+/// An Arenstorf right-hand side.
+type Arenstorf = fn(&[f64; 4]) -> [f64; 4];
+
+/// Arenstorf's orbit with the distance cubes `r³` from `r²` by `cube`: `powf(1.5)` or
+/// `r²·√(r²)` (the issue measures both: `powf` is a libm call, `√` one instruction).
 #[inline(always)]
-fn arenstorf(y: &[f64; 4]) -> [f64; 4] {
+fn arenstorf_by(y: &[f64; 4], cube: impl Fn(f64) -> f64) -> [f64; 4] {
     let mu1 = 1.0 - MU;
-    let d1 = ((y[0] + MU).powi(2) + y[1].powi(2)).powf(1.5);
-    let d2 = ((y[0] - mu1).powi(2) + y[1].powi(2)).powf(1.5);
+    let d1 = cube((y[0] + MU).powi(2) + y[1].powi(2));
+    let d2 = cube((y[0] - mu1).powi(2) + y[1].powi(2));
     [
         y[2],
         y[3],
         y[0] + 2.0 * y[3] - mu1 * (y[0] + MU) / d1 - MU * (y[0] - mu1) / d2,
         y[1] - 2.0 * y[2] - mu1 * y[1] / d1 - MU * y[1] / d2,
     ]
+}
+
+#[inline(always)]
+fn arenstorf_powf(y: &[f64; 4]) -> [f64; 4] {
+    arenstorf_by(y, |r2| r2.powf(1.5))
+}
+
+#[inline(always)]
+fn arenstorf_sqrt(y: &[f64; 4]) -> [f64; 4] {
+    arenstorf_by(y, |r2| r2 * r2.sqrt())
 }
 
 /// Free rigid body, ambient form: q̇ = ½ q ⊗ (0, ω) (q scalar first), J ω̇ = −ω × J ω.
@@ -61,10 +81,10 @@ fn free_body(y: &[f64; 7]) -> [f64; 7] {
     ]
 }
 
-struct PeerArenstorf;
+struct PeerArenstorf(Arenstorf);
 impl ode_solvers::System<f64, ode_solvers::Vector4<f64>> for PeerArenstorf {
     fn system(&self, _x: f64, y: &ode_solvers::Vector4<f64>, dy: &mut ode_solvers::Vector4<f64>) {
-        let f = arenstorf(&[y[0], y[1], y[2], y[3]]);
+        let f = (self.0)(&[y[0], y[1], y[2], y[3]]);
         for i in 0..4 {
             dy[i] = f[i];
         }
@@ -104,10 +124,10 @@ impl LieOde<Product<UnitQuat, Rn<3>>> for LieBody {
     }
 }
 
-fn peer_dop853_arenstorf(tol: f64) -> u32 {
+fn peer_dop853_arenstorf(rhs: Arenstorf, tol: f64) -> u32 {
     let y0 = ode_solvers::Vector4::new(Y0[0], Y0[1], Y0[2], Y0[3]);
     let mut s = ode_solvers::Dop853::from_param(
-        PeerArenstorf,
+        PeerArenstorf(rhs),
         0.0,
         X_END,
         0.0,
@@ -127,10 +147,10 @@ fn peer_dop853_arenstorf(tol: f64) -> u32 {
     s.integrate().map(|st| st.num_eval).unwrap_or(0)
 }
 
-fn peer_dopri5_arenstorf(tol: f64) -> u32 {
+fn peer_dopri5_arenstorf(rhs: Arenstorf, tol: f64) -> u32 {
     let y0 = ode_solvers::Vector4::new(Y0[0], Y0[1], Y0[2], Y0[3]);
     let mut s = ode_solvers::Dopri5::from_param(
-        PeerArenstorf,
+        PeerArenstorf(rhs),
         0.0,
         X_END,
         0.0,
@@ -150,8 +170,11 @@ fn peer_dopri5_arenstorf(tol: f64) -> u32 {
     s.integrate().map(|st| st.num_eval).unwrap_or(0)
 }
 
-fn ours_arenstorf<M: lieode::adaptive::AdaptiveMethod<Const<4>>>(method: M) -> usize {
-    let mut f = |_t: f64, y: &Vector4<f64>| Vector4::from(arenstorf(&[y[0], y[1], y[2], y[3]]));
+fn ours_arenstorf<M: lieode::adaptive::AdaptiveMethod<Const<4>>>(
+    rhs: Arenstorf,
+    method: M,
+) -> usize {
+    let mut f = |_t: f64, y: &Vector4<f64>| Vector4::from(rhs(&[y[0], y[1], y[2], y[3]]));
     integrate(
         &mut VectorStepper::new(method),
         &mut f,
@@ -167,59 +190,118 @@ fn body_y0() -> SVector<f64, 7> {
     SVector::<f64, 7>::from_column_slice(&[1.0, 0.0, 0.0, 0.0, OMEGA0[0], OMEGA0[1], OMEGA0[2]])
 }
 
-/// Evaluates `f` `count` times at states that move between calls (so that nothing is hoisted).
-fn rhs_alone<const N: usize>(f: fn(&[f64; N]) -> [f64; N], y0: [f64; N], count: usize) -> f64 {
+/// The critical path of `steps` DOP853 steps of size `h` and nothing else: each stage's state
+/// `y + h Σ_j a_ij k_j` from the stages before it, its evaluation, and the new `y` from the
+/// weights — no error estimate, no step-size control, no finiteness checks, no bookkeeping.
+/// A solver making the same evaluations cannot run faster than this chain, since every
+/// evaluation waits for the stage state, which waits for the evaluations before it.
+fn stage_chain<const N: usize>(
+    f: fn(&[f64; N]) -> [f64; N],
+    y0: [f64; N],
+    steps: usize,
+    h: f64,
+) -> [f64; N] {
+    let t = &DOP853_TABLEAU;
+    let s = t.stages;
     let mut y = y0;
-    let mut sum = 0.0;
-    for i in 0..count {
-        y[1] = black_box(1e-3 * (i % 7) as f64);
-        // Every component is used, so none of the right-hand side is optimised away.
-        sum += f(black_box(&y)).iter().sum::<f64>();
+    let mut k = [[0.0; N]; 16];
+    for _ in 0..steps {
+        for i in 0..s {
+            let mut stage = y;
+            for (j, kj) in k.iter().enumerate().take(i) {
+                let a = h * t.a[i * s + j];
+                if a != 0.0 {
+                    for (x, d) in stage.iter_mut().zip(kj) {
+                        *x += a * d;
+                    }
+                }
+            }
+            k[i] = f(black_box(&stage));
+        }
+        for (i, ki) in k.iter().enumerate().take(s) {
+            let b = h * t.b[i];
+            for (x, d) in y.iter_mut().zip(ki) {
+                *x += b * d;
+            }
+        }
     }
-    sum
+    y
 }
 
 fn bench(c: &mut Criterion) {
-    let mut g = c.benchmark_group("right-hand side alone");
-    for tol in [1e-6, 1e-9, 1e-12] {
-        let count = ours_arenstorf(
-            Dop853::new(
-                Tolerances::scalar(tol, tol).unwrap(),
-                ControllerParameters::dop853(),
-            )
-            .unwrap(),
-        );
-        g.bench_function(format!("arenstorf x{count} (DOP853 {tol:e})"), |b| {
-            b.iter(|| rhs_alone(arenstorf, Y0, count))
-        });
+    let cases: [(&str, Arenstorf); 2] = [("powf", arenstorf_powf), ("t·√t", arenstorf_sqrt)];
+    // DOP853 makes 12 evaluations per step (the 13th is the next step's first, FSAL).
+    let mut g = c.benchmark_group("critical path (stage chain)");
+    for (form, rhs) in cases {
+        for tol in [1e-6, 1e-9, 1e-12] {
+            let count = ours_arenstorf(
+                rhs,
+                Dop853::new(
+                    Tolerances::scalar(tol, tol).unwrap(),
+                    ControllerParameters::dop853(),
+                )
+                .unwrap(),
+            );
+            g.bench_function(format!("arenstorf {form} x{count} (DOP853 {tol:e})"), |b| {
+                b.iter(|| stage_chain(rhs, Y0, count / 12, 1e-4))
+            });
+        }
     }
     let body: [f64; 7] = body_y0().into();
     g.bench_function("free rigid body x1670 (DOP853 ambient)", |b| {
-        b.iter(|| rhs_alone(free_body, body, 1670))
+        b.iter(|| stage_chain(free_body, body, 1670 / 12, 1e-2))
     });
     g.finish();
 
-    let mut g = c.benchmark_group("arenstorf");
-    for tol in [1e-6, 1e-9, 1e-12] {
-        let t = Tolerances::scalar(tol, tol).unwrap();
-        g.bench_function(format!("lieode Dop853 {tol:e}"), |b| {
-            b.iter(|| {
-                ours_arenstorf(Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap())
-            })
-        });
-        g.bench_function(format!("ode_solvers Dop853 {tol:e}"), |b| {
-            b.iter(|| peer_dop853_arenstorf(black_box(tol)))
-        });
-        g.bench_function(format!("lieode Dopri5 {tol:e}"), |b| {
-            b.iter(|| {
-                ours_arenstorf(Dopri5::new(t.clone(), ControllerParameters::dopri5()).unwrap())
-            })
-        });
-        g.bench_function(format!("ode_solvers Dopri5 {tol:e}"), |b| {
-            b.iter(|| peer_dopri5_arenstorf(black_box(tol)))
-        });
+    for (form, rhs) in cases {
+        let mut g = c.benchmark_group(format!("arenstorf {form}"));
+        for tol in [1e-6, 1e-9, 1e-12] {
+            let t = Tolerances::scalar(tol, tol).unwrap();
+            g.bench_function(format!("lieode Dop853 {tol:e}"), |b| {
+                b.iter(|| {
+                    ours_arenstorf(
+                        rhs,
+                        Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+                    )
+                })
+            });
+            g.bench_function(format!("lieode Dop853 latency-ordered {tol:e}"), |b| {
+                b.iter(|| {
+                    ours_arenstorf(
+                        rhs,
+                        Dop853::new(t.clone(), ControllerParameters::dop853())
+                            .unwrap()
+                            .with_summation(Summation::LatencyOrdered),
+                    )
+                })
+            });
+            g.bench_function(format!("ode_solvers Dop853 {tol:e}"), |b| {
+                b.iter(|| peer_dop853_arenstorf(rhs, black_box(tol)))
+            });
+            g.bench_function(format!("lieode Dopri5 {tol:e}"), |b| {
+                b.iter(|| {
+                    ours_arenstorf(
+                        rhs,
+                        Dopri5::new(t.clone(), ControllerParameters::dopri5()).unwrap(),
+                    )
+                })
+            });
+            g.bench_function(format!("lieode Dopri5 latency-ordered {tol:e}"), |b| {
+                b.iter(|| {
+                    ours_arenstorf(
+                        rhs,
+                        Dopri5::new(t.clone(), ControllerParameters::dopri5())
+                            .unwrap()
+                            .with_summation(Summation::LatencyOrdered),
+                    )
+                })
+            });
+            g.bench_function(format!("ode_solvers Dopri5 {tol:e}"), |b| {
+                b.iter(|| peer_dopri5_arenstorf(rhs, black_box(tol)))
+            });
+        }
+        g.finish();
     }
-    g.finish();
 
     let mut g = c.benchmark_group("free rigid body");
     let tol = 1e-10;
@@ -232,6 +314,26 @@ fn bench(c: &mut Criterion) {
             integrate(
                 &mut VectorStepper::new(
                     Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+                ),
+                &mut f,
+                &body_y0(),
+                &Span::new(0.0, BODY_END).unwrap(),
+                Options::default(),
+            )
+            .map(|s| s.stats.rhs_evaluations)
+            .unwrap_or(0)
+        })
+    });
+    g.bench_function("lieode Dop853 ambient rotor, latency-ordered", |b| {
+        b.iter(|| {
+            let mut f = |_t: f64, y: &SVector<f64, 7>| {
+                SVector::<f64, 7>::from(free_body(&std::array::from_fn(|i| y[i])))
+            };
+            integrate(
+                &mut VectorStepper::new(
+                    Dop853::new(t.clone(), ControllerParameters::dop853())
+                        .unwrap()
+                        .with_summation(Summation::LatencyOrdered),
                 ),
                 &mut f,
                 &body_y0(),
@@ -274,6 +376,23 @@ fn bench(c: &mut Criterion) {
                 &mut LieStepper::new(
                     Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
                 ),
+                &mut LieBody,
+                &y0,
+                &Span::new(0.0, BODY_END).unwrap(),
+                Options::default(),
+            )
+            .map(|s| s.stats.rhs_evaluations)
+            .unwrap_or(0)
+        })
+    });
+    g.bench_function("lieode Dop853 lifted to UnitQuat×R3, Cayley chart", |b| {
+        b.iter(|| {
+            let y0 = Product(UnitQuat::identity(), Rn(Vector3::from(OMEGA0)));
+            integrate(
+                &mut LieStepper::new(
+                    Dop853::new(t.clone(), ControllerParameters::dop853()).unwrap(),
+                )
+                .with_chart::<CayleyMap>(),
                 &mut LieBody,
                 &y0,
                 &Span::new(0.0, BODY_END).unwrap(),

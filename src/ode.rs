@@ -21,6 +21,7 @@ impl<T: Real, const N: usize, F> VectorOde<T, N> for F
 where
     F: FnMut(T, &SVector<T, N>) -> SVector<T, N>,
 {
+    #[inline(always)]
     fn rhs(&mut self, t: T, x: &SVector<T, N>) -> SVector<T, N> {
         self(t, x)
     }

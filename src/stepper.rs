@@ -261,6 +261,15 @@ impl Span {
         }
     }
 
+    /// The step size and number of steps of a fixed-step span, `None` for an adaptive one
+    /// (as [`Span::fixed_step`], without building an error).
+    pub fn fixed_grid(&self) -> Option<(f64, usize)> {
+        match self.grid {
+            Grid::Fixed { dt, steps } => Some((dt, steps)),
+            Grid::Free => None,
+        }
+    }
+
     /// The end of an adaptive span.
     ///
     /// # Errors

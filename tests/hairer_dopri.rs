@@ -34,7 +34,8 @@ use lieode::Error;
 use lieode::adaptive::dop853::{DOP853_DENSE_A, DOP853_DENSE_C, DOP853_DENSE_D};
 use lieode::adaptive::dopri5::DOPRI5_E;
 use lieode::adaptive::{
-    AdaptiveMethod, ControllerParameters, Dop853, Dopri5, StiffnessCheck, System, Tolerances,
+    AdaptiveMethod, ControllerParameters, Dop853, Dopri5, StiffnessCheck, Summation, System,
+    Tolerances,
 };
 use lieode::engine::Stats;
 use lieode::ode::VectorOde;
@@ -416,20 +417,51 @@ fn run_with(
     parameters: ControllerParameters,
     t_end_sign: f64,
 ) -> lieode::Result<Outcome> {
+    run_summed(
+        solver,
+        problem,
+        tol,
+        dense,
+        parameters,
+        t_end_sign,
+        Summation::Hairer,
+    )
+}
+
+/// As [`run_with`], with the stage arguments summed as `summation` says.
+fn run_summed(
+    solver: Solver,
+    problem: Problem,
+    tol: f64,
+    dense: bool,
+    parameters: ControllerParameters,
+    t_end_sign: f64,
+    summation: Summation,
+) -> lieode::Result<Outcome> {
     let tol = tolerances(tol);
     let p = parameters;
     let ar = Vector4::from(ARENSTORF_Y0);
     let ar_end = t_end_sign * ARENSTORF_END;
     let vdp = Vector2::new(2.0, 0.0);
     match (solver, problem) {
-        (Solver::Dopri5, Problem::Arenstorf) => {
-            outcome(Dopri5::new(tol, p)?, arenstorf, ar, ar_end, dense, 1.0)
-        }
-        (Solver::Dop853, Problem::Arenstorf) => {
-            outcome(Dop853::new(tol, p)?, arenstorf, ar, ar_end, dense, 1.0)
-        }
+        (Solver::Dopri5, Problem::Arenstorf) => outcome(
+            Dopri5::new(tol, p)?.with_summation(summation),
+            arenstorf,
+            ar,
+            ar_end,
+            dense,
+            1.0,
+        ),
+        (Solver::Dop853, Problem::Arenstorf) => outcome(
+            Dop853::new(tol, p)?.with_summation(summation),
+            arenstorf,
+            ar,
+            ar_end,
+            dense,
+            1.0,
+        ),
         (Solver::Dopri5, Problem::Vdp3) => outcome(
-            Dopri5::new(tol, p)?,
+            Dopri5::new(tol, p)?.with_summation(summation),
             van_der_pol(1e-3),
             vdp,
             2.0,
@@ -437,7 +469,7 @@ fn run_with(
             0.25,
         ),
         (Solver::Dop853, Problem::Vdp3) => outcome(
-            Dop853::new(tol, p)?,
+            Dop853::new(tol, p)?.with_summation(summation),
             van_der_pol(1e-3),
             vdp,
             2.0,
@@ -445,7 +477,7 @@ fn run_with(
             0.25,
         ),
         (Solver::Dopri5, Problem::Vdp1) => outcome(
-            Dopri5::new(tol, p)?,
+            Dopri5::new(tol, p)?.with_summation(summation),
             van_der_pol(0.1),
             vdp,
             2.0,
@@ -453,7 +485,7 @@ fn run_with(
             0.25,
         ),
         (Solver::Dop853, Problem::Vdp1) => outcome(
-            Dop853::new(tol, p)?,
+            Dop853::new(tol, p)?.with_summation(summation),
             van_der_pol(0.1),
             vdp,
             2.0,
@@ -479,6 +511,53 @@ fn dopri5_reproduces_the_published_arenstorf_check() {
     assert_eq!(format!("{:.10e}", out.y[0]), "9.9400210158e-1");
     assert_eq!(format!("{:.9e}", out.y[1]), "8.911185472e-6");
     assert_eq!(out.t, ARENSTORF_END);
+}
+
+/// The latency-ordered summation rounds the stage arguments differently from the Fortran codes.
+/// Rounding differences of ~1e-16 per stage change a step only where the error test was
+/// close to 1, so most reference runs make Hairer's steps exactly (46 of 48 when measured; the
+/// two others, DOP853 on van der Pol at 1e-7, make one rejected step fewer) and none differs
+/// by more than one step; the end state agrees with Hairer's to well within the tolerance.
+#[test]
+fn latency_ordered_summation_stays_with_hairers_steps() {
+    let mut identical = 0;
+    let mut report = Vec::new();
+    for case in &REFERENCE {
+        let out = run_summed(
+            case.solver,
+            case.problem,
+            case.tol,
+            case.dense,
+            default_parameters(case.solver),
+            1.0,
+            Summation::LatencyOrdered,
+        )
+        .unwrap();
+        let ours = counts(&out.stats);
+        let scale = case.y[0].abs().max(case.y[1].abs()).max(1.0);
+        let relative = (0..2)
+            .map(|i| (out.y[i] - case.y[i]).abs() / scale)
+            .fold(0.0, f64::max);
+        if ours == case.counts {
+            identical += 1;
+        }
+        let extra_steps = ours[1].abs_diff(case.counts[1]);
+        report.push(format!(
+            "{:?} {:?} tol {:e} dense {}: counts {ours:?} (Fortran {:?}), end state {relative:.1e}",
+            case.solver, case.problem, case.tol, case.dense, case.counts
+        ));
+        assert!(
+            extra_steps <= 1 && relative <= case.tol,
+            "{}",
+            report.join("\n")
+        );
+    }
+    println!("{}", report.join("\n"));
+    println!(
+        "{identical} of {} runs with Hairer's counts",
+        REFERENCE.len()
+    );
+    assert!(2 * identical > REFERENCE.len(), "{}", report.join("\n"));
 }
 
 #[test]

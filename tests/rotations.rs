@@ -253,6 +253,50 @@ fn cayley_map_on_so3() {
     assert!(err.to_string().contains("π"), "{err}");
 }
 
+/// The Cayley map of SU(2): the quaternion `(1 + v/2)(1 − v/2)⁻¹` computed by quaternion
+/// algebra, unit norm, its inverse, its differentials against num-dual, and the rotation it
+/// represents: angle `4 atan(|v|/2)` about `v`.
+#[test]
+fn cayley_map_on_su2() {
+    type Map = CayleyMap;
+    for a in rotation_vectors() {
+        let v = Su2Algebra::new(a * 0.5);
+        let q: UnitQuat = <Map as CoordinateMap<UnitQuat>>::map(&v);
+        let pure = Quaternion::new(0.0, v.0.x, v.0.y, v.0.z);
+        let one = Quaternion::identity();
+        let reference = (one + pure * 0.5) * (one - pure * 0.5).try_inverse().unwrap();
+        assert!((q.quaternion() - reference).norm() < 1e-15 * 4.0, "{a}");
+        assert!((q.quaternion().norm() - 1.0).abs() < 1e-15);
+        let angle = 4.0 * (v.0.norm() / 2.0).atan();
+        assert!(
+            (q.angle() - angle.min(std::f64::consts::TAU - angle)).abs() < 1e-13,
+            "{a}"
+        );
+        let back = <Map as CoordinateMap<UnitQuat>>::inverse(&q).unwrap();
+        assert!(
+            (back.0 - v.0).norm() < 1e-14 * (1.0 + v.0.norm_squared()),
+            "{a}"
+        );
+        for w in directions() {
+            let w = Su2Algebra::new(w);
+            let d = <Map as CoordinateMap<UnitQuat>>::differential(&v, &w);
+            let round = <Map as CoordinateMap<UnitQuat>>::differential_inverse(&v, &d);
+            assert!((round.0 - w.0).norm() < 1e-14 * (1.0 + w.0.norm()));
+            // d/ds cay(v + s w) · cay(v)⁻¹ = (0, dcay_v(w)).
+            let moving: UnitQuat<Dual64> = <Map as CoordinateMap<UnitQuat<Dual64>>>::map(
+                &Su2Algebra::new(Vector3::from_fn(|i, _| Dual64::new(v.0[i], w.0[i]))),
+            );
+            let derivative = Quaternion::from(moving.quaternion().coords.map(|x| x.eps))
+                * q.quaternion().conjugate();
+            assert!(derivative.w.abs() < 1e-14, "{derivative:?}");
+            assert!((derivative.imag() - d.0).norm() < 1e-14 * (1.0 + d.0.norm()));
+        }
+    }
+    let minus_one = UnitQuat::from_quaternion(Quaternion::new(-1.0, 0.0, 0.0, 0.0)).unwrap();
+    let err = <Map as CoordinateMap<UnitQuat>>::inverse(&minus_one).unwrap_err();
+    assert!(matches!(err, Error::CoordinateMapUndefined { .. }), "{err}");
+}
+
 #[test]
 fn exponential_coordinate_map_is_exp() {
     let xi = So3Algebra::new(Vector3::new(0.4, 0.1, -1.2));

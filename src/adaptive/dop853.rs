@@ -22,6 +22,7 @@ use super::dopri5::{stage_combination, weighted_sum};
 use super::hairer::underflow_cause;
 use super::hairer::{check_finite, scaled_square, squared_distance};
 use super::run_state::RunState;
+use super::summation::Summation;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -230,6 +231,7 @@ where
     y_stage: OVector<f64, D>,
     /// `Δ = Σ b_i k_i` (Hairer's `K4` before the FSAL evaluation).
     increment: OVector<f64, D>,
+    summation: Summation,
 }
 
 impl<D> Dop853<D>
@@ -252,7 +254,20 @@ where
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             increment: zero.clone(),
+            summation: Summation::Hairer,
         })
+    }
+
+    /// The method with the stage arguments rounded as `summation` says (default
+    /// [`Summation::Hairer`], bit-identical to `DOP853.f`).
+    pub fn with_summation(mut self, summation: Summation) -> Self {
+        self.summation = summation;
+        self
+    }
+
+    /// How the stage arguments are summed.
+    pub fn summation(&self) -> Summation {
+        self.summation
     }
 
     /// Hairer's defaults for DOP853, [`ControllerParameters::dop853`]: `safe = 0.9`,
@@ -307,13 +322,14 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<StepReport> {
-        if let Some(report) = self.run.before_step()? {
-            return Ok(report);
+        if !self.run.stepping() {
+            return self.run.idle_step();
         }
         let n = D::dim();
         let Coefficients { a, b, c } = &self.coefficients;
         let er = DOP853_ER;
         let bhh = DOP853_BHH;
+        let summation = self.summation;
         self.k[0].copy_from(&self.run.f);
         let mut non_finite = None;
         loop {
@@ -337,13 +353,13 @@ where
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
-            stage_combination(ys, y, h, [(a[2][0], &k[0]), (a[2][1], &k[1])]);
+            stage_combination(ys, y, h, [(a[2][0], &k[0]), (a[2][1], &k[1])], summation);
             k[2] = trial!(
                 system.eval(x + c[2] * h, ys, stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
-            stage_combination(ys, y, h, [(a[3][0], &k[0]), (a[3][2], &k[2])]);
+            stage_combination(ys, y, h, [(a[3][0], &k[0]), (a[3][2], &k[2])], summation);
             k[3] = trial!(
                 system.eval(x + c[3] * h, ys, stats),
                 non_finite,
@@ -354,6 +370,7 @@ where
                 y,
                 h,
                 [(a[4][0], &k[0]), (a[4][2], &k[2]), (a[4][3], &k[3])],
+                summation,
             );
             k[4] = trial!(
                 system.eval(x + c[4] * h, ys, stats),
@@ -365,6 +382,7 @@ where
                 y,
                 h,
                 [(a[5][0], &k[0]), (a[5][3], &k[3]), (a[5][4], &k[4])],
+                summation,
             );
             k[5] = trial!(
                 system.eval(x + c[5] * h, ys, stats),
@@ -381,6 +399,7 @@ where
                     (a[6][4], &k[4]),
                     (a[6][5], &k[5]),
                 ],
+                summation,
             );
             k[6] = trial!(
                 system.eval(x + c[6] * h, ys, stats),
@@ -398,6 +417,7 @@ where
                     (a[7][5], &k[5]),
                     (a[7][6], &k[6]),
                 ],
+                summation,
             );
             k[7] = trial!(
                 system.eval(x + c[7] * h, ys, stats),
@@ -416,6 +436,7 @@ where
                     (a[8][6], &k[6]),
                     (a[8][7], &k[7]),
                 ],
+                summation,
             );
             k[8] = trial!(
                 system.eval(x + c[8] * h, ys, stats),
@@ -435,6 +456,7 @@ where
                     (a[9][7], &k[7]),
                     (a[9][8], &k[8]),
                 ],
+                summation,
             );
             k[9] = trial!(
                 system.eval(x + c[9] * h, ys, stats),
@@ -455,6 +477,7 @@ where
                     (a[10][8], &k[8]),
                     (a[10][9], &k[9]),
                 ],
+                summation,
             );
             k[10] = trial!(
                 system.eval(x + c[10] * h, ys, stats),
@@ -477,6 +500,7 @@ where
                     (a[11][9], &k[9]),
                     (a[11][10], &k[10]),
                 ],
+                summation,
             );
             k[11] = trial!(
                 system.eval(xph, ys, stats),
@@ -590,6 +614,7 @@ where
         let h = self.run.h_old;
         let x = self.run.x_old;
         let y = &self.run.y_old;
+        let summation = self.summation;
         let k = &mut self.k;
         let ys = &mut self.y_stage;
         let [a14, a15, a16] = &DOP853_DENSE_A;
@@ -608,6 +633,7 @@ where
                 (a14[11], &k[11]),
                 (a14[12], &k[12]),
             ],
+            summation,
         );
         k[13] = system.eval(x + dc[0] * h, ys, stats)?;
         stage_combination(
@@ -624,6 +650,7 @@ where
                 (a15[12], &k[12]),
                 (a15[13], &k[13]),
             ],
+            summation,
         );
         k[14] = system.eval(x + dc[1] * h, ys, stats)?;
         stage_combination(
@@ -640,6 +667,7 @@ where
                 (a16[13], &k[13]),
                 (a16[14], &k[14]),
             ],
+            summation,
         );
         k[15] = system.eval(x + dc[2] * h, ys, stats)?;
         for i in 0..n {

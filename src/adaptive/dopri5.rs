@@ -21,6 +21,7 @@ use super::controller::ControllerParameters;
 use super::hairer::underflow_cause;
 use super::hairer::{check_finite, scaled_square, squared_distance};
 use super::run_state::RunState;
+use super::summation::Summation;
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -80,26 +81,51 @@ impl Coefficients {
     }
 }
 
-/// `out_i = y_i + h·Σ_m w_m·k_m,i`, the sum taken left to right (Hairer's
-/// `Y(I)+H*(A1*K1(I)+A2*K2(I)+…)`).
+/// `out_i = y_i + h·Σ_m w_m·k_m,i`: with [`Summation::Hairer`] the sum taken left to right
+/// (Hairer's `Y(I)+H*(A1*K1(I)+A2*K2(I)+…)`), with [`Summation::LatencyOrdered`] the last term
+/// (the newest stage) added last, `(y_i + h·Σ_{m<M} w_m·k_m,i) + (h·w_M)·k_M,i`.
 #[inline(always)]
 pub(crate) fn stage_combination<D, const M: usize>(
     out: &mut OVector<f64, D>,
     y: &OVector<f64, D>,
     h: f64,
     terms: [(f64, &OVector<f64, D>); M],
+    summation: Summation,
 ) where
     D: DimName,
     DefaultAllocator: Allocator<D>,
 {
-    // Slices, not indices: no bounds checks in the hot loop, same operation order.
-    let slices: [(f64, &[f64]); M] = terms.map(|(w, k)| (w, k.as_slice()));
-    for (i, (o, yi)) in out.as_mut_slice().iter_mut().zip(y.as_slice()).enumerate() {
-        let mut s = slices[0].0 * slices[0].1[i];
-        for (w, k) in &slices[1..] {
-            s += w * k[i];
+    // Slices, not indices: no bounds checks in the hot loop.
+    let slices: [(f64, &[f64]); M] = std::array::from_fn(|m| (terms[m].0, terms[m].1.as_slice()));
+    let out = out.as_mut_slice();
+    let y = y.as_slice();
+    match summation {
+        Summation::Hairer => {
+            for (i, (o, yi)) in out.iter_mut().zip(y).enumerate() {
+                let mut s = slices[0].0 * slices[0].1[i];
+                for (w, k) in &slices[1..] {
+                    s += w * k[i];
+                }
+                *o = yi + h * s;
+            }
         }
-        *o = yi + h * s;
+        Summation::LatencyOrdered => {
+            let (newest, older) = (slices[M - 1], &slices[..M - 1]);
+            let h_newest = h * newest.0;
+            for (i, (o, yi)) in out.iter_mut().zip(y).enumerate() {
+                let partial = match older.split_first() {
+                    Some(((w0, k0), rest)) => {
+                        let mut s = w0 * k0[i];
+                        for (w, k) in rest {
+                            s += w * k[i];
+                        }
+                        yi + h * s
+                    }
+                    None => *yi,
+                };
+                *o = partial + h_newest * newest.1[i];
+            }
+        }
     }
 }
 
@@ -186,6 +212,7 @@ where
     /// Stage arguments: the current one, and stage 6's (for the stiffness test).
     y_stage: OVector<f64, D>,
     y_stiff: OVector<f64, D>,
+    summation: Summation,
 }
 
 impl<D> Dopri5<D>
@@ -208,7 +235,20 @@ where
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             y_stiff: zero.clone(),
+            summation: Summation::Hairer,
         })
+    }
+
+    /// The method with the stage arguments rounded as `summation` says (default
+    /// [`Summation::Hairer`], bit-identical to `DOPRI5.f`).
+    pub fn with_summation(mut self, summation: Summation) -> Self {
+        self.summation = summation;
+        self
+    }
+
+    /// How the stage arguments are summed.
+    pub fn summation(&self) -> Summation {
+        self.summation
     }
 
     /// Hairer's defaults for DOPRI5, [`ControllerParameters::dopri5`]: `safe = 0.9`,
@@ -293,12 +333,13 @@ where
         system: &mut S,
         stats: &mut Stats,
     ) -> Result<StepReport> {
-        if let Some(report) = self.run.before_step()? {
-            return Ok(report);
+        if !self.run.stepping() {
+            return self.run.idle_step();
         }
         let n = D::dim();
         let Coefficients { a, c, .. } = &self.coefficients;
         let e = &DOPRI5_E;
+        let summation = self.summation;
         self.k[0].copy_from(&self.run.f);
         let mut non_finite = None;
         loop {
@@ -326,6 +367,7 @@ where
                 y,
                 h,
                 [(a[2][0], &k[0]), (a[2][1], &k[1])],
+                summation,
             );
             k[2] = trial!(
                 system.eval(x + c[2] * h, &self.y_stage, stats),
@@ -337,6 +379,7 @@ where
                 y,
                 h,
                 [(a[3][0], &k[0]), (a[3][1], &k[1]), (a[3][2], &k[2])],
+                summation,
             );
             k[3] = trial!(
                 system.eval(x + c[3] * h, &self.y_stage, stats),
@@ -353,6 +396,7 @@ where
                     (a[4][2], &k[2]),
                     (a[4][3], &k[3]),
                 ],
+                summation,
             );
             k[4] = trial!(
                 system.eval(x + c[4] * h, &self.y_stage, stats),
@@ -370,6 +414,7 @@ where
                     (a[5][3], &k[3]),
                     (a[5][4], &k[4]),
                 ],
+                summation,
             );
             let xph = x + h;
             k[5] = trial!(
@@ -388,6 +433,7 @@ where
                     (a[6][4], &k[4]),
                     (a[6][5], &k[5]),
                 ],
+                summation,
             );
             k[6] = trial!(
                 system.eval(xph, &self.run.y_new, stats),

@@ -41,6 +41,7 @@ pub mod hairer;
 pub mod lie;
 pub mod odex;
 mod run_state;
+pub mod summation;
 pub mod tolerance;
 pub mod vector;
 
@@ -52,6 +53,7 @@ pub use dopri5::Dopri5;
 pub use embedded::EmbeddedRk;
 pub use lie::{LieSegment, LieStepper, LieSystem};
 pub use odex::{Odex, OdexParameters};
+pub use summation::Summation;
 pub use tolerance::{MIN_RELATIVE_TOLERANCE, Tolerances};
 pub use vector::{VectorStepper, VectorSystem};
 

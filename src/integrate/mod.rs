@@ -141,7 +141,7 @@ where
         };
         // Events: sign changes of g over the step, located on the dense output.
         let mut terminal: Option<(usize, f64)> = None;
-        if let Some(y1) = y1.as_ref() {
+        if let Some(y1) = y1.as_ref().filter(|_| !options.events.is_empty()) {
             let mut step_hits = Vec::new();
             let direction = t1 - report.t_start;
             let dense = |t: f64| {
@@ -263,7 +263,7 @@ where
 /// Refuses, before the run, a fixed-step span whose recorded states could never fit in memory
 /// (more bytes than `isize::MAX`, e.g. `Record::All` over 2⁶⁰ steps).
 fn check_planned_storage<S>(span: &Span, options: &Options<'_, S>) -> Result<()> {
-    let Ok((_, steps)) = span.fixed_step() else {
+    let Some((_, steps)) = span.fixed_grid() else {
         return Ok(());
     };
     let steps = options.max_steps.map_or(steps, |m| m.min(steps));

@@ -20,12 +20,13 @@
 //! - D. Austin, P. Krishnaprasad, L.-S. Wang, *Almost Poisson integration of rigid body
 //!   systems*, J. Comput. Phys. 107 (1993); Krysl (2007) §3.8.
 
-use nalgebra::Matrix3;
+use nalgebra::{Matrix3, Quaternion};
 
 use super::matrix_functions::{cayley, cayley_inverse, dcay, dcay_inv, nan_matrix};
 use super::matrix_group::{MatrixKind, Orthogonal, SoN, SoNAlgebra};
 use super::product::{Product, ProductAlgebra};
 use super::so3::{So3, So3Algebra, hat, vee};
+use super::unit_quaternion::{Su2Algebra, UnitQuat};
 use super::{LieAlgebra, LieGroup, Real, Side, Truncation, real};
 use crate::error::{Error, Result};
 
@@ -119,6 +120,55 @@ impl<T: Real> CoordinateMap<So3<T>> for CayleyMap {
     fn differential_inverse(xi: &So3Algebra<T>, w: &So3Algebra<T>) -> So3Algebra<T> {
         let a = &xi.0;
         So3Algebra(w.0 - a.cross(&w.0) * real::<T>(0.5) + a * (a.dot(&w.0) * real(0.25)))
+    }
+}
+
+/// The Cayley map of SU(2) as a matrix group, in quaternion form: for the pure quaternion
+/// `v ∈ su(2)` (half the rotation vector, as [`UnitQuat::exp`]), with `a = |v|²/4`,
+///
+/// ```text
+/// cay(v) = (1 − v/2)⁻¹ (1 + v/2) = (1 − a, v) / (1 + a)
+/// ```
+///
+/// — a unit quaternion from one division, no trigonometry and no square root; the rotation
+/// angle is `4 atan(|v|/2)` (the exponential's `2|v|` to first order). The differentials are the
+/// matrix-group ones with quaternion products, `dcay⁻¹_v(w) = (1 − v/2) w (1 + v/2)`, which for
+/// pure `v`, `w` is `w − v×w − a w + ½ (v·w) v`, and `dcay_v(x) = (1 + v/2) x (1 − v/2)/(1 + a)²
+/// = ((1 − a) x + v×x + ½ (v·x) v)/(1 + a)²`. The inverse `cay⁻¹(w, u) = 2u/(1 + w)` is
+/// undefined at `q = −1`.
+impl<T: Real> CoordinateMap<UnitQuat<T>> for CayleyMap {
+    const NAME: &'static str = "Cayley";
+    fn map(xi: &Su2Algebra<T>) -> UnitQuat<T> {
+        let v = xi.0;
+        let a = v.norm_squared() * real(0.25);
+        let scale = T::one() / (T::one() + a);
+        let u = v * scale;
+        UnitQuat::from_quaternion_unchecked(Quaternion::new((T::one() - a) * scale, u.x, u.y, u.z))
+    }
+    fn inverse(g: &UnitQuat<T>) -> Result<Su2Algebra<T>> {
+        let q = g.quaternion();
+        let denominator = T::one() + q.w;
+        if denominator < real(CAYLEY_INVERSE_MIN_DENOMINATOR) {
+            return Err(Error::CoordinateMapUndefined {
+                map: "inverse Cayley",
+                reason: format!(
+                    "1 + w = {:e}: the unit quaternion is (within 1e-4 rad of) −1",
+                    super::to_f64(denominator)
+                ),
+            });
+        }
+        Ok(Su2Algebra(q.imag() * (real::<T>(2.0) / denominator)))
+    }
+    fn differential(xi: &Su2Algebra<T>, x: &Su2Algebra<T>) -> Su2Algebra<T> {
+        let (v, x) = (&xi.0, &x.0);
+        let a = v.norm_squared() * real(0.25);
+        let scale = T::one() / ((T::one() + a) * (T::one() + a));
+        Su2Algebra((x * (T::one() - a) + v.cross(x) + v * (v.dot(x) * real(0.5))) * scale)
+    }
+    fn differential_inverse(xi: &Su2Algebra<T>, w: &Su2Algebra<T>) -> Su2Algebra<T> {
+        let (v, w) = (&xi.0, &w.0);
+        let a = v.norm_squared() * real(0.25);
+        Su2Algebra(w * (T::one() - a) - v.cross(w) + v * (v.dot(w) * real(0.5)))
     }
 }
 
