@@ -278,11 +278,39 @@ fn run(which: usize, t: &Tolerances, tol: f64) -> lieode::Result<usize> {
     })
 }
 
+/// The median time (µs per integration) of each of `count` contestants over `rounds` rounds in
+/// which they run in turn, each `BATCH` times; `run(which)` is one integration by contestant
+/// `which`.
+fn interleaved_medians(
+    count: usize,
+    rounds: usize,
+    mut run: impl FnMut(usize) -> lieode::Result<usize>,
+) -> lieode::Result<Vec<f64>> {
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); count];
+    for _ in 0..rounds {
+        for (which, s) in samples.iter_mut().enumerate() {
+            let start = Instant::now();
+            for _ in 0..BATCH {
+                black_box(run(which)?);
+            }
+            s.push(start.elapsed().as_secs_f64() / BATCH as f64 * 1e6);
+        }
+    }
+    Ok(samples
+        .iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect())
+}
+
 fn main() -> lieode::Result<()> {
     let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
-        .unwrap_or(200);
+        .unwrap_or(200)
+        .max(1);
     let names = [
         "lieode Dop853",
         "lieode Dop853 latency-ordered",
@@ -294,23 +322,8 @@ fn main() -> lieode::Result<()> {
     println!("median of {rounds} interleaved samples of {BATCH} integrations (Arenstorf, r²·√r²)");
     for tol in [1e-6, 1e-9, 1e-12] {
         let t = Tolerances::scalar(tol, tol)?;
-        let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); names.len()];
-        for _ in 0..rounds {
-            for (which, s) in samples.iter_mut().enumerate() {
-                let start = Instant::now();
-                for _ in 0..BATCH {
-                    black_box(run(which, &t, black_box(tol))?);
-                }
-                s.push(start.elapsed().as_secs_f64() / BATCH as f64 * 1e6);
-            }
-        }
-        let median: Vec<f64> = samples
-            .iter_mut()
-            .map(|s| {
-                s.sort_by(f64::total_cmp);
-                s[s.len() / 2]
-            })
-            .collect();
+        let median =
+            interleaved_medians(names.len(), rounds, |which| run(which, &t, black_box(tol)))?;
         for (which, name) in names.iter().enumerate() {
             let peer = if which < 3 { 2 } else { 5 };
             println!(
@@ -329,23 +342,9 @@ fn main() -> lieode::Result<()> {
     ];
     let tol = 1e-10;
     let t = Tolerances::scalar(tol, tol)?;
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); names.len()];
-    for _ in 0..rounds {
-        for (which, s) in samples.iter_mut().enumerate() {
-            let start = Instant::now();
-            for _ in 0..BATCH {
-                black_box(run_body(which, &t, black_box(tol))?);
-            }
-            s.push(start.elapsed().as_secs_f64() / BATCH as f64 * 1e6);
-        }
-    }
-    let median: Vec<f64> = samples
-        .iter_mut()
-        .map(|s| {
-            s.sort_by(f64::total_cmp);
-            s[s.len() / 2]
-        })
-        .collect();
+    let median = interleaved_medians(names.len(), rounds, |which| {
+        run_body(which, &t, black_box(tol))
+    })?;
     println!("free rigid body, t = 100, tol 1e-10");
     for (which, name) in names.iter().enumerate() {
         println!(
