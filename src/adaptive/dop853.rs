@@ -529,7 +529,7 @@ where
             let mut err = 0.0;
             let mut err2 = 0.0;
             for i in 0..n {
-                let sk = self.run.tolerances.scale(
+                let sk = self.run.scale(
                     i,
                     system.magnitude(y, i),
                     system.magnitude(&self.run.y_new, i),

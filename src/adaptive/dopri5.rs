@@ -454,7 +454,7 @@ where
                         (e[6], &k[6]),
                     ],
                 ) * h;
-                let sk = self.run.tolerances.scale(
+                let sk = self.run.scale(
                     i,
                     system.magnitude(y, i),
                     system.magnitude(&self.run.y_new, i),

@@ -281,12 +281,14 @@ where
     }
 }
 
-/// Whether every entry is finite, without a branch per entry: `0·x` is `±0` for a finite `x`
-/// and NaN for an infinite or NaN one, and a NaN survives the sum. Called once per evaluation
-/// of the right-hand side, where `all(is_finite)` costs a visible share of a cheap one.
+/// Whether every entry is finite, without a branch per entry and without a dependency chain
+/// of floating-point operations: each entry's test is independent and they are combined by
+/// one-cycle `&`. Called once per evaluation of the right-hand side; a sum `Σ 0·x_i` (the
+/// earlier form) put `N` dependent additions after every evaluation, which the profile of the
+/// free rigid body showed as a quarter of the step's samples.
 #[inline(always)]
 pub(crate) fn all_finite(values: &[f64]) -> bool {
-    values.iter().fold(0.0, |sum, x| sum + x * 0.0) == 0.0
+    values.iter().fold(true, |ok, x| ok & x.is_finite())
 }
 
 /// The error for `step` before `start`.

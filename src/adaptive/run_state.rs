@@ -21,6 +21,11 @@ where
     DefaultAllocator: Allocator<D>,
 {
     pub(crate) tolerances: Tolerances,
+    /// `atol_i` and `rtol_i` for every component, expanded once from `tolerances`: the error
+    /// norm then reads fixed-size vectors (unrolled, no bounds checks, no per-component test
+    /// for a scalar tolerance).
+    atol: OVector<f64, D>,
+    rtol: OVector<f64, D>,
     pub(crate) parameters: ControllerParameters,
     pub(crate) control: Controller,
     pub(crate) stiffness: StiffnessDetector,
@@ -61,6 +66,8 @@ where
         tolerances.check_dimension(D::dim())?;
         let zero = OVector::<f64, D>::zeros();
         Ok(Self {
+            atol: OVector::<f64, D>::from_fn(|i, _| tolerances.atol(i)),
+            rtol: OVector::<f64, D>::from_fn(|i, _| tolerances.rtol(i)),
             control: Controller::new(&parameters, expo1),
             stiffness: StiffnessDetector::new(&parameters, stiffness_border),
             tolerances,
@@ -122,6 +129,13 @@ where
         self.started = true;
         self.finished = false;
         Ok(())
+    }
+
+    /// Hairer's error scale of component `i`, `sk_i = atol_i + rtol_i · max(a, b)` (as
+    /// [`Tolerances::scale`]).
+    #[inline(always)]
+    pub(crate) fn scale(&self, i: usize, a: f64, b: f64) -> f64 {
+        self.atol[i] + self.rtol[i] * a.max(b)
     }
 
     /// Whether a step is to be taken: started and not finished. Otherwise
