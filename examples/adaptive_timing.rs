@@ -309,7 +309,7 @@ fn main() -> lieode::Result<()> {
     let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
-        .unwrap_or(200)
+        .unwrap_or(150)
         .max(1);
     let names = [
         "lieode Dop853",

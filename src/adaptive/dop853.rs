@@ -348,20 +348,20 @@ where
             for i in 0..n {
                 ys[i] = y[i] + ha21 * k[0][i];
             }
-            k[1] = trial!(
-                system.eval(x + c[1] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[1] * h, ys, &mut k[1], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
             stage_combination(ys, y, h, [(a[2][0], &k[0]), (a[2][1], &k[1])], summation);
-            k[2] = trial!(
-                system.eval(x + c[2] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[2] * h, ys, &mut k[2], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
             stage_combination(ys, y, h, [(a[3][0], &k[0]), (a[3][2], &k[2])], summation);
-            k[3] = trial!(
-                system.eval(x + c[3] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[3] * h, ys, &mut k[3], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -372,8 +372,8 @@ where
                 [(a[4][0], &k[0]), (a[4][2], &k[2]), (a[4][3], &k[3])],
                 summation,
             );
-            k[4] = trial!(
-                system.eval(x + c[4] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[4] * h, ys, &mut k[4], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -384,8 +384,8 @@ where
                 [(a[5][0], &k[0]), (a[5][3], &k[3]), (a[5][4], &k[4])],
                 summation,
             );
-            k[5] = trial!(
-                system.eval(x + c[5] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[5] * h, ys, &mut k[5], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -401,8 +401,8 @@ where
                 ],
                 summation,
             );
-            k[6] = trial!(
-                system.eval(x + c[6] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[6] * h, ys, &mut k[6], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -419,8 +419,8 @@ where
                 ],
                 summation,
             );
-            k[7] = trial!(
-                system.eval(x + c[7] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[7] * h, ys, &mut k[7], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -438,8 +438,8 @@ where
                 ],
                 summation,
             );
-            k[8] = trial!(
-                system.eval(x + c[8] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[8] * h, ys, &mut k[8], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -458,8 +458,8 @@ where
                 ],
                 summation,
             );
-            k[9] = trial!(
-                system.eval(x + c[9] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[9] * h, ys, &mut k[9], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -479,8 +479,8 @@ where
                 ],
                 summation,
             );
-            k[10] = trial!(
-                system.eval(x + c[10] * h, ys, stats),
+            trial!(
+                system.eval_into(x + c[10] * h, ys, &mut k[10], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -502,8 +502,8 @@ where
                 ],
                 summation,
             );
-            k[11] = trial!(
-                system.eval(xph, ys, stats),
+            trial!(
+                system.eval_into(xph, ys, &mut k[11], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -568,8 +568,8 @@ where
             let (fac11, h_new) = self.run.control.propose(err, h);
             if err <= 1.0 {
                 // The FSAL stage before the acceptance, so that a non-finite f(y₁) rejects.
-                k[12] = trial!(
-                    system.eval(xph, &self.run.y_new, stats),
+                trial!(
+                    system.eval_into(xph, &self.run.y_new, &mut k[12], stats),
                     non_finite,
                     self.run.h = self.run.control.reject_non_finite(h, stats)
                 );

@@ -357,8 +357,8 @@ where
             for i in 0..n {
                 self.y_stage[i] = y[i] + ha21 * k[0][i];
             }
-            k[1] = trial!(
-                system.eval(x + c[1] * h, &self.y_stage, stats),
+            trial!(
+                system.eval_into(x + c[1] * h, &self.y_stage, &mut k[1], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -369,8 +369,8 @@ where
                 [(a[2][0], &k[0]), (a[2][1], &k[1])],
                 summation,
             );
-            k[2] = trial!(
-                system.eval(x + c[2] * h, &self.y_stage, stats),
+            trial!(
+                system.eval_into(x + c[2] * h, &self.y_stage, &mut k[2], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -381,8 +381,8 @@ where
                 [(a[3][0], &k[0]), (a[3][1], &k[1]), (a[3][2], &k[2])],
                 summation,
             );
-            k[3] = trial!(
-                system.eval(x + c[3] * h, &self.y_stage, stats),
+            trial!(
+                system.eval_into(x + c[3] * h, &self.y_stage, &mut k[3], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -398,8 +398,8 @@ where
                 ],
                 summation,
             );
-            k[4] = trial!(
-                system.eval(x + c[4] * h, &self.y_stage, stats),
+            trial!(
+                system.eval_into(x + c[4] * h, &self.y_stage, &mut k[4], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -417,8 +417,8 @@ where
                 summation,
             );
             let xph = x + h;
-            k[5] = trial!(
-                system.eval(xph, &self.y_stiff, stats),
+            trial!(
+                system.eval_into(xph, &self.y_stiff, &mut k[5], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );
@@ -435,8 +435,8 @@ where
                 ],
                 summation,
             );
-            k[6] = trial!(
-                system.eval(xph, &self.run.y_new, stats),
+            trial!(
+                system.eval_into(xph, &self.run.y_new, &mut k[6], stats),
                 non_finite,
                 self.run.h = self.run.control.reject_non_finite(h, stats)
             );

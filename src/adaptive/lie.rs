@@ -76,31 +76,48 @@ impl<G: LieGroup<Scalar = f64>, P: LieOde<G> + ?Sized, C: Chart<G>> LieSystem<'_
 where
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
-    /// `ξ(t, φ(θ)·y_n)` from the cache or by a (counted) evaluation. Inlined: as a call its
-    /// result went through the stack and reloading it stalled store forwarding (measured with
-    /// `farm-bench`: the inlined lifted Cayley run takes 0.83× the time of the called one).
+    /// `ξ(t, φ(θ)·y_n)` from the cache or by a (counted) evaluation; `None` if it is not
+    /// finite. Inlined: as a call its result went through the stack and reloading it stalled
+    /// store forwarding (measured with `farm-bench`: the inlined lifted Cayley run takes 0.83×
+    /// the time of the called one); an `Option` rather than a `Result`, whose error variant
+    /// made every value travel through memory.
     #[inline(always)]
-    fn generator(&mut self, t: f64, theta: &Coords<G>, stats: &mut Stats) -> Result<G::Algebra> {
-        if let Some((_, _, xi)) = self
-            .frame
-            .cache
-            .iter()
-            .rev()
-            .find(|(tc, th, _)| *tc == t && th == theta)
+    fn generator(&mut self, t: f64, theta: &Coords<G>, stats: &mut Stats) -> Option<G::Algebra> {
+        if let Some((tc, th, xi)) = &self.frame.cache
+            && *tc == t
+            && th == theta
         {
-            return Ok(*xi);
+            return Some(*xi);
         }
         stats.rhs_evaluations += 1;
         let y = self.frame.point(theta);
         let xi = self.problem.generator(t, &y);
         if !xi.is_finite() {
-            return Err(Error::NonFiniteState {
-                what: "generator",
-                t,
-            });
+            return None;
         }
         self.frame.cache = Some((t, theta.clone(), xi));
-        Ok(xi)
+        Some(xi)
+    }
+
+    /// `θ' = dφ⁻¹_{±θ}(ξ)`.
+    #[inline(always)]
+    fn local_field(&self, theta: &Coords<G>, xi: &G::Algebra) -> Coords<G> {
+        C::local_field(
+            self.frame.side,
+            &G::Algebra::from_coords(theta),
+            xi,
+            self.frame.truncation,
+        )
+        .to_coords()
+    }
+}
+
+/// The error of a non-finite generator value at `t`.
+#[cold]
+fn non_finite_generator(t: f64) -> Error {
+    Error::NonFiniteState {
+        what: "generator",
+        t,
     }
 }
 
@@ -111,14 +128,10 @@ where
 {
     fn eval(&mut self, t: f64, theta: &Coords<G>, stats: &mut Stats) -> Result<Coords<G>> {
         // A cached value costs nothing; count only real evaluations (inside `generator`).
-        let xi = self.generator(t, theta, stats)?;
-        let k = C::local_field(
-            self.frame.side,
-            &G::Algebra::from_coords(theta),
-            &xi,
-            self.frame.truncation,
-        );
-        Ok(k.to_coords())
+        match self.generator(t, theta, stats) {
+            Some(xi) => Ok(self.local_field(theta, &xi)),
+            None => Err(non_finite_generator(t)),
+        }
     }
 
     /// The size of coordinate `i` of the group state `exp(θ)·y_n`
@@ -305,7 +318,9 @@ where
         if rebase {
             // θ restarts at 0 on the new base; its derivative there is ξ(t, y_{n+1}) itself.
             let zero = Coords::<G>::zeros();
-            let xi = system.generator(time, &zero, &mut self.stats)?;
+            let xi = system
+                .generator(time, &zero, &mut self.stats)
+                .ok_or_else(|| non_finite_generator(time))?;
             self.method.rebase(zero, xi.to_coords());
             self.rebase_pending = false;
         }

@@ -76,6 +76,23 @@ where
     /// [`crate::Error::NonFiniteState`] for a non-finite value.
     fn eval(&mut self, t: f64, x: &OVector<f64, D>, stats: &mut Stats) -> Result<OVector<f64, D>>;
 
+    /// `out = F(t, x)`, as [`System::eval`] but written in place: a stage's derivative goes
+    /// straight into the stepper's stage storage instead of through a returned `Result`.
+    ///
+    /// # Errors
+    /// As [`System::eval`] (`out` is then unspecified).
+    #[inline(always)]
+    fn eval_into(
+        &mut self,
+        t: f64,
+        x: &OVector<f64, D>,
+        out: &mut OVector<f64, D>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        *out = self.eval(t, x, stats)?;
+        Ok(())
+    }
+
     /// `|x_i|` as the relative error test should see it (default: the component's magnitude).
     fn magnitude(&self, x: &OVector<f64, D>, i: usize) -> f64 {
         x[i].abs()

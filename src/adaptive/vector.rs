@@ -28,6 +28,26 @@ impl<P: VectorOde<f64, N> + ?Sized, const N: usize> System<Const<N>> for VectorS
             })
         }
     }
+
+    #[inline(always)]
+    fn eval_into(
+        &mut self,
+        t: f64,
+        x: &SVector<f64, N>,
+        out: &mut SVector<f64, N>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        stats.rhs_evaluations += 1;
+        *out = self.0.rhs(t, x);
+        if all_finite(out.as_slice()) {
+            Ok(())
+        } else {
+            Err(Error::NonFiniteState {
+                what: "right-hand side",
+                t,
+            })
+        }
+    }
 }
 
 /// An [`AdaptiveMethod`] on vector ODEs as a [`Stepper`]: give it to
