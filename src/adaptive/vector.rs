@@ -22,10 +22,7 @@ impl<P: VectorOde<f64, N> + ?Sized, const N: usize> System<Const<N>> for VectorS
         if all_finite(f.as_slice()) {
             Ok(f)
         } else {
-            Err(Error::NonFiniteState {
-                what: "right-hand side",
-                t,
-            })
+            Err(non_finite_rhs(t))
         }
     }
 
@@ -42,11 +39,17 @@ impl<P: VectorOde<f64, N> + ?Sized, const N: usize> System<Const<N>> for VectorS
         if all_finite(out.as_slice()) {
             Ok(())
         } else {
-            Err(Error::NonFiniteState {
-                what: "right-hand side",
-                t,
-            })
+            Err(non_finite_rhs(t))
         }
+    }
+}
+
+/// The error of a non-finite right-hand side at `t`.
+#[cold]
+fn non_finite_rhs(t: f64) -> Error {
+    Error::NonFiniteState {
+        what: "right-hand side",
+        t,
     }
 }
 
