@@ -3,8 +3,8 @@
 //! of Figs. 1–3 (free body, slow and fast Lagrangian top), the long-run Hamiltonian of Figs. 4–5
 //! (Coulombic well with a soft wall) and a work–precision comparison of IMIDM with RKMK4,
 //! SPIRAL and DOP853. Writes `convergence.csv`, `final_states.csv`, `hamiltonian.csv`,
-//! `work_precision.csv` and the figures under `target/lieode/krysl_paper/` (or
-//! `$LIEODE_OUT/krysl_paper/`) and prints the measured orders, Hamiltonian maxima and costs.
+//! `work_precision.csv`, `orders.csv`, `hamiltonian_summary.csv` and the figures under
+//! `target/lieode/krysl_paper/` (or `$LIEODE_OUT/krysl_paper/`) and prints the measured orders, Hamiltonian maxima and costs.
 //!
 //! ```text
 //! cargo run --release --example krysl_paper

@@ -7,7 +7,18 @@
 //!
 //! Each reproduction is a library call in [`lieode::reproduce`] (the examples of the same name
 //! run one alone); every paper reproduction adds itself here.
+//!
+//! At the end the run checks the documentation against itself
+//! ([`lieode::reproduce::doc_figures`]): every figure of a marked table in `docs/` must equal
+//! the value this run wrote, rounded to the digits the document prints. The run exits with
+//! status 1 listing every figure that drifted (document, table, row, column, documented and
+//! measured), or every table the reproductions were expected to write and did not.
 
+use std::path::Path;
+use std::process::ExitCode;
+
+use lieode::output::output_root;
+use lieode::reproduce::doc_figures::{check_docs, unreported_tables};
 use lieode::reproduce::{
     Report, boyle_paper, convergence_demo, group_tour, hairer_reference, krysl_paper, many_bodies,
     seelen_paper, spiral_energy, spiral_paper, work_precision_demo, write_index,
@@ -16,7 +27,7 @@ use lieode::reproduce::{
 /// A reproduction: its title and the library call that runs it.
 type Reproduction = (&'static str, fn() -> lieode::Result<Report>);
 
-fn main() -> lieode::Result<()> {
+fn main() -> lieode::Result<ExitCode> {
     let runs: [Reproduction; 10] = [
         ("group tour", group_tour),
         ("Hairer's reference runs", hairer_reference),
@@ -48,5 +59,21 @@ fn main() -> lieode::Result<()> {
         println!("{:<24} {:>6}", r.name, r.artifacts.len());
     }
     println!("index: {}", index.display());
-    Ok(())
+
+    let unreported = unreported_tables(&reports);
+    for table in &unreported {
+        println!("NOT WRITTEN {table}: listed in doc_figures::REPRODUCTION_TABLES");
+    }
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let check = check_docs(&docs, &output_root())?;
+    print!("\n{check}");
+    if check.passed() && unreported.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "the documentation no longer matches this run: regenerate the figures above (or fix \
+             the reproduction)"
+        );
+        Ok(ExitCode::FAILURE)
+    }
 }

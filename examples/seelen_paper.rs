@@ -1,6 +1,7 @@
 //! Seelen, Padding and Kuipers (2016), §3: the improved PCDM scheme, the original PCDM and the
-//! six-degree-of-freedom catalogue on the paper's four tests. Writes the figures, `table1.csv`
-//! and `convergence.csv` under `target/lieode/seelen_paper/` (or `$LIEODE_OUT`).
+//! six-degree-of-freedom catalogue on the paper's four tests. Writes the figures, `table1.csv`,
+//! `convergence.csv`, `top.csv` and `orders.csv` under `target/lieode/seelen_paper/` (or
+//! `$LIEODE_OUT`).
 //!
 //! ```text
 //! cargo run --release --example seelen_paper            # steps down to 1e-7 s

@@ -6,6 +6,7 @@ use lieode::Error;
 use lieode::body::quaternion::rotate;
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::order::observed_order;
+use lieode::rotation::OmegaIntegrator;
 use lieode::rotation::omelyan::Omelyan;
 use lieode::rotation::reference::reference_solution;
 use lieode::rotation::spiral::Spiral;
@@ -699,4 +700,423 @@ fn bad_input_is_reported_by_name() {
     assert_eq!(Omelyan::with_iterations(body, 5).unwrap().iterations(), 5);
     assert_eq!(Omelyan::new(body).iterations(), 3);
     assert_eq!(SpiralOmelyan::new(body).iterations(), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SPIRAL family: the angular velocity advanced by any explicit tableau.
+
+/// The ω integrators the issue names, by registry tableau.
+fn omega_tableaux() -> [(&'static str, lieode::tableau::ButcherTableau); 4] {
+    use lieode::tableau::registry::{HEUN, KUTTA3, RK4};
+    [
+        ("heun", HEUN),
+        ("kutta3", KUTTA3),
+        ("ssprk3", SSPRK3),
+        ("rk4", RK4),
+    ]
+}
+
+/// The two test torques behind one type: the cylinder's constant body torque and the
+/// attitude- and time-dependent lab-frame torque.
+#[derive(Clone)]
+enum TorqueFnField {
+    Body(ConstantBodyTorque),
+    Lab(LabTorque<TorqueFn>),
+}
+
+impl TorqueField for TorqueFnField {
+    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+        match self {
+            Self::Body(f) => f.body_torque(t, q, omega),
+            Self::Lab(f) => f.body_torque(t, q, omega),
+        }
+    }
+}
+
+/// The errors at the finest step and the slopes `(q, ω)` of one SPIRAL variant with the ω
+/// integrator of `tableau` on one problem.
+fn family_errors_and_orders(
+    leapfrog: bool,
+    tableau: &lieode::tableau::ButcherTableau,
+    body: RigidBody,
+    torque: &TorqueFnField,
+    start: &RotationalState,
+) -> ((f64, f64), (f64, f64)) {
+    let integrator = OmegaIntegrator::new(tableau).unwrap();
+    let finest = *STEPS.last().unwrap();
+    if leapfrog {
+        let make = |b| SpiralLeapfrog::new(b).with_omega_integrator(integrator.clone());
+        (
+            errors(make(body), torque, start, finest, 1.0),
+            orders(make, body, torque, start, &STEPS),
+        )
+    } else {
+        let make = |b| Spiral::new(b).with_omega_integrator(integrator.clone());
+        (
+            errors(make(body), torque, start, finest, 1.0),
+            orders(make, body, torque, start, &STEPS),
+        )
+    }
+}
+
+/// The documented figures of `docs/spiral_family.md`'s table marked with `tag`: for each row
+/// (its first cell's first word, lower case) the numbers of every other column.
+fn documented(tag: &str) -> Vec<(String, Vec<Vec<lieode::reproduce::doc_figures::DocNumber>>)> {
+    use lieode::reproduce::doc_figures::{Marker, numbers_in, parse_document};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/spiral_family.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let document = parse_document("spiral_family.md", &text).unwrap();
+    let table = document
+        .marked
+        .iter()
+        .find(|t| matches!(&t.marker, Marker::Unchecked(why) if why.contains(tag)))
+        .unwrap_or_else(|| panic!("no table marked `{tag}` in docs/spiral_family.md"));
+    table
+        .table
+        .rows
+        .iter()
+        .map(|row| {
+            let name = row.cells[0]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_lowercase();
+            (name, row.cells[1..].iter().map(|c| numbers_in(c)).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn what_the_omega_tableau_buys_measured_and_documented() {
+    // Columns as in docs/spiral_family.md: cylinder leapfrog, cylinder synchronous, varying
+    // torque leapfrog, varying torque synchronous.
+    let (cylinder_body, cylinder_start) = cylinder();
+    let (asymmetric_body, asymmetric_start) = asymmetric();
+    let problems = [
+        (
+            cylinder_body,
+            TorqueFnField::Body(cylinder_torque()),
+            cylinder_start,
+        ),
+        (
+            asymmetric_body,
+            TorqueFnField::Lab(pendulum()),
+            asymmetric_start,
+        ),
+    ];
+    let doc_orders = documented("family orders");
+    let doc_errors = documented("family errors");
+    for (name, tableau) in omega_tableaux() {
+        let p = tableau.order as f64;
+        let row = |doc: &[(String, Vec<_>)]| {
+            doc.iter()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("no row `{name}` documented"))
+                .1
+                .clone()
+        };
+        let (doc_orders, doc_errors): (Vec<Vec<_>>, Vec<Vec<_>>) =
+            (row(&doc_orders), row(&doc_errors));
+        let mut column = 0;
+        for (problem, (body, torque, start)) in problems.iter().enumerate() {
+            for leapfrog in [true, false] {
+                let ((eq, ew), (q, w)) =
+                    family_errors_and_orders(leapfrog, &tableau, *body, torque, start);
+                // Body-fixed torque: ω has the tableau's order, q stays second order. Varying
+                // torque, frozen: second order at the midpoint (leapfrog), first at the start.
+                let (pq, pw) = match (problem, leapfrog) {
+                    (0, _) => (2.0, p),
+                    (_, true) => (2.0, 2.0),
+                    (_, false) => (1.0, 1.0),
+                };
+                let which = format!("{name}, column {column}");
+                assert_in(&format!("{which} q"), q, pq - 0.1, pq + 0.1);
+                assert_in(&format!("{which} ω"), w, pw - 0.1, pw + 0.1);
+                // The documented figures, to the digits they print.
+                for (documented, measured) in [
+                    (&doc_orders[column], [q, w]),
+                    (&doc_errors[column], [eq, ew]),
+                ] {
+                    assert_eq!(documented.len(), 2, "{which}: q / ω expected");
+                    for (d, m) in documented.iter().zip(measured) {
+                        assert!(
+                            d.matches(m),
+                            "{which}: documented {}, measured {}",
+                            d.text,
+                            d.round(m)
+                        );
+                    }
+                }
+                column += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn short_tableaux_run_unrolled_and_both_paths_give_the_same_bits() -> lieode::Result<()> {
+    use lieode::tableau::ButcherTableau;
+    use lieode::tableau::registry::{DOPRI5, SSPRK3};
+    // The default steppers run SSPRK3 unrolled, as do the registry's and a user's SSPRK3.
+    assert!(
+        SpiralLeapfrog::new(asymmetric().0)
+            .omega_integrator()
+            .is_unrolled()
+    );
+    assert!(Spiral::new(asymmetric().0).omega_integrator().is_unrolled());
+    assert_eq!(OmegaIntegrator::ssprk3(), OmegaIntegrator::new(&SSPRK3)?);
+    let users = ButcherTableau::new(
+        "my SSPRK3",
+        vec![
+            vec![0.0, 0.0, 0.0],
+            vec![1.0, 0.0, 0.0],
+            vec![0.25, 0.25, 0.0],
+        ],
+        vec![1.0 / 6.0, 1.0 / 6.0, 2.0 / 3.0],
+        vec![0.0, 1.0, 0.5],
+        3,
+    )?;
+    let mine = OmegaIntegrator::new(&users)?;
+    assert!(mine.is_unrolled());
+    assert_eq!(mine.name(), "my SSPRK3");
+    assert!(!OmegaIntegrator::new(&DOPRI5)?.is_unrolled());
+    assert!(!OmegaIntegrator::general(&SSPRK3)?.is_unrolled());
+
+    // Every path sums in the same order (zero coefficients add nothing): the same bits, step
+    // after step, and for SSPRK3 the same bits as the steppers' default.
+    let (body, start) = asymmetric();
+    let run = |leapfrog: bool, integrator: OmegaIntegrator| -> lieode::Result<_> {
+        let mut torque = pendulum();
+        let mut stepper: Box<dyn CatalogueStepper<LabTorque<TorqueFn>>> = if leapfrog {
+            Box::new(SpiralLeapfrog::new(body).with_omega_integrator(integrator))
+        } else {
+            Box::new(Spiral::new(body).with_omega_integrator(integrator))
+        };
+        stepper.start(&mut torque, &Span::open(0.0, 1e-3)?, &start)?;
+        for _ in 0..2000 {
+            stepper.step(&mut torque)?;
+        }
+        Ok((stepper.orientation(), stepper.angular_velocity().1))
+    };
+    for leapfrog in [true, false] {
+        for (name, tableau) in omega_tableaux() {
+            let unrolled = run(leapfrog, OmegaIntegrator::new(&tableau)?)?;
+            let general = run(leapfrog, OmegaIntegrator::general(&tableau)?)?;
+            assert_eq!(unrolled, general, "{name}, leapfrog {leapfrog}");
+        }
+        let mut torque = pendulum();
+        let mut default: Box<dyn CatalogueStepper<LabTorque<TorqueFn>>> = if leapfrog {
+            Box::new(SpiralLeapfrog::new(body))
+        } else {
+            Box::new(Spiral::new(body))
+        };
+        default.start(&mut torque, &Span::open(0.0, 1e-3)?, &start)?;
+        for _ in 0..2000 {
+            default.step(&mut torque)?;
+        }
+        let ssprk3 = run(leapfrog, OmegaIntegrator::general(&SSPRK3)?)?;
+        assert_eq!(
+            (default.orientation(), default.angular_velocity().1),
+            ssprk3
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn omega_integrators_refuse_implicit_and_oversized_tableaux() -> lieode::Result<()> {
+    use lieode::rotation::omega_integrator::MAX_OMEGA_STAGES;
+    use lieode::tableau::ButcherTableau;
+    use lieode::tableau::registry::{DOP853, GAUSS4};
+    let implicit = OmegaIntegrator::new(&GAUSS4).unwrap_err();
+    assert!(
+        matches!(implicit, Error::InvalidTableau { .. }),
+        "{implicit}"
+    );
+    // The largest registry tableau fits.
+    assert_eq!(OmegaIntegrator::new(&DOP853)?.order(), 8);
+    // A first-order explicit method with one stage too many.
+    let s = MAX_OMEGA_STAGES + 1;
+    let many = ButcherTableau::new(
+        "many stages",
+        vec![vec![0.0; s]; s],
+        vec![1.0 / s as f64; s],
+        vec![0.0; s],
+        1,
+    )?;
+    let error = OmegaIntegrator::new(&many).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::InvalidParameter {
+                name: "tableau",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    Ok(())
+}
+
+/// The sample step of the Wikipedia draft *SPIRAL algorithm*, transcribed from its Julia code
+/// with its own arithmetic (`inv(q)·v·q` by quaternion products, Euler's equations divided by
+/// the moments, SSPRK3 written out, the exponential by `cos`, `sin` and `w/|w|`): lab-frame
+/// `w` and `M` in, lab-frame `w` out.
+fn draft_step(
+    q: Quaternion<f64>,
+    w: Vector3<f64>,
+    m: Vector3<f64>,
+    ii: [f64; 3],
+    dt: f64,
+) -> (Quaternion<f64>, Vector3<f64>) {
+    let pure = |v: Vector3<f64>| Quaternion::new(0.0, v.x, v.y, v.z);
+    let lab_to_body = |v: Vector3<f64>, q: Quaternion<f64>| -> Vector3<f64> {
+        (q.try_inverse().unwrap() * pure(v) * q).imag()
+    };
+    let body_to_lab = |v: Vector3<f64>, q: Quaternion<f64>| -> Vector3<f64> {
+        (q * pure(v) * q.try_inverse().unwrap()).imag()
+    };
+    let w_dot = |w: Vector3<f64>, m: Vector3<f64>| {
+        Vector3::new(
+            (m[0] + w[1] * w[2] * (ii[1] - ii[2])) / ii[0],
+            (m[1] + w[2] * w[0] * (ii[2] - ii[0])) / ii[1],
+            (m[2] + w[0] * w[1] * (ii[0] - ii[1])) / ii[2],
+        )
+    };
+    let w = lab_to_body(w, q);
+    let m = lab_to_body(m, q);
+    let k1 = dt * w_dot(w, m);
+    let k2 = dt * w_dot(w + k1, m);
+    let k3 = dt * w_dot(w + 0.25 * (k1 + k2), m);
+    let w = w + (k1 + k2 + 4.0 * k3) / 6.0;
+    let theta = w.norm() * dt / 2.0;
+    let axis = w / w.norm();
+    let q = q * Quaternion::new(
+        theta.cos(),
+        theta.sin() * axis.x,
+        theta.sin() * axis.y,
+        theta.sin() * axis.z,
+    );
+    (q, body_to_lab(w, q))
+}
+
+#[test]
+fn the_lab_frame_step_is_the_drafts_sample_step() -> lieode::Result<()> {
+    let (body, start) = asymmetric();
+    let spiral = SpiralLeapfrog::new(body);
+    let moments = [1.0, 2.0, 2.5];
+    let mut ours = (start.q, rotate(&start.q, &start.omega));
+    let mut draft = ours;
+    let dt = 1e-3;
+    for n in 0..1000 {
+        // The draft's step takes the torque as a value; here the pendulum's, at the step's
+        // time and attitude.
+        let t = n as f64 * dt;
+        let at = |q: &Quaternion<f64>| rotate(q, &pendulum().body_torque(t, q, &Vector3::zeros()));
+        let torque = at(&ours.0);
+        ours = spiral.lab_frame_step(&ours.0, &ours.1, &torque, dt)?;
+        draft = draft_step(draft.0, draft.1, at(&draft.0), moments, dt);
+        if n == 0 {
+            // One step: the two transcriptions differ by rounding only.
+            assert!(
+                (ours.0 - draft.0).norm() < 1e-15,
+                "{:?} {:?}",
+                ours.0,
+                draft.0
+            );
+            assert!((ours.1 - draft.1).norm() < 1e-14, "{} {}", ours.1, draft.1);
+        }
+    }
+    // A thousand steps: still rounding apart.
+    assert!(
+        (ours.0 - draft.0).norm() < 1e-12,
+        "{:?} {:?}",
+        ours.0,
+        draft.0
+    );
+    assert!((ours.1 - draft.1).norm() < 1e-12, "{} {}", ours.1, draft.1);
+    Ok(())
+}
+
+#[test]
+fn the_lab_frame_step_equals_the_body_frame_stepper() -> lieode::Result<()> {
+    use lieode::tableau::registry::RK4;
+    let (body, start) = asymmetric();
+    for integrator in [OmegaIntegrator::ssprk3(), OmegaIntegrator::new(&RK4)?] {
+        let dt = 1e-3;
+        let mut stepper = SpiralLeapfrog::new(body).with_omega_integrator(integrator);
+        let mut torque = pendulum();
+        stepper.start(&mut torque, &Span::open(0.0, dt)?, &start)?;
+        // The lab-frame sequence starts from the stepper's half step back.
+        let (_, omega_half) = stepper.angular_velocity();
+        let mut lab = (start.q, rotate(&start.q, &omega_half));
+        for n in 0..2000 {
+            let t = n as f64 * dt;
+            let tau = rotate(
+                &lab.0,
+                &pendulum().body_torque(t, &lab.0, &Vector3::zeros()),
+            );
+            lab = stepper.lab_frame_step(&lab.0, &lab.1, &tau, dt)?;
+            stepper.step(&mut torque)?;
+        }
+        let omega_body = stepper.angular_velocity().1;
+        let q_gap = (stepper.orientation() - lab.0).norm();
+        let omega_gap = (rotate(&stepper.orientation(), &omega_body) - lab.1).norm();
+        assert!(
+            q_gap < 1e-12 && omega_gap < 1e-12,
+            "{q_gap:e} {omega_gap:e}"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn the_lab_frame_step_names_bad_input() -> lieode::Result<()> {
+    let spiral = SpiralLeapfrog::new(asymmetric().0);
+    let (q, w, m) = (
+        Quaternion::identity(),
+        Vector3::new(0.1, 0.2, 0.3),
+        Vector3::zeros(),
+    );
+    let nan = Vector3::new(f64::NAN, 0.0, 0.0);
+    let named = |e: Error| match e {
+        Error::NonFinite { name } | Error::InvalidParameter { name, .. } => name,
+        other => panic!("unexpected error {other}"),
+    };
+    assert_eq!(
+        named(spiral.lab_frame_step(&q, &w, &m, 0.0).unwrap_err()),
+        "dt"
+    );
+    assert_eq!(
+        named(spiral.lab_frame_step(&q, &w, &m, f64::NAN).unwrap_err()),
+        "dt"
+    );
+    assert_eq!(
+        named(spiral.lab_frame_step(&q, &nan, &m, 1e-3).unwrap_err()),
+        "omega_lab"
+    );
+    assert_eq!(
+        named(spiral.lab_frame_step(&q, &w, &nan, 1e-3).unwrap_err()),
+        "torque_lab"
+    );
+    let zero = Quaternion::new(0.0, 0.0, 0.0, 0.0);
+    assert_eq!(
+        named(spiral.lab_frame_step(&zero, &w, &m, 1e-3).unwrap_err()),
+        "q"
+    );
+    let bad = Quaternion::new(f64::INFINITY, 0.0, 0.0, 0.0);
+    assert_eq!(
+        named(spiral.lab_frame_step(&bad, &w, &m, 1e-3).unwrap_err()),
+        "q"
+    );
+    // An overflowing result is an error, not an infinite state.
+    let huge = Vector3::new(1e200, 1e200, 1e200);
+    assert!(matches!(
+        spiral.lab_frame_step(&q, &huge, &m, 1e-3).unwrap_err(),
+        Error::NonFiniteState {
+            what: "lab-frame step",
+            ..
+        }
+    ));
+    Ok(())
 }

@@ -312,8 +312,9 @@ impl Default for BoyleSettings {
 
 /// Boyle's paper on the defaults ([`BoyleSettings::default`]): writes
 /// `boyle_paper/{fig2_error_vs_t, fig3_error_vs_seconds, fig3_error_vs_evaluations,
-/// fig3_error_vs_steps, fig4_*, fig5_*}.{png,svg,csv}`, `max_error.csv`, `final_states.csv`,
-/// `numpy_quaternion.csv` and a summary checking the paper's statements.
+/// fig3_error_vs_steps, fig4_*, fig5_*}.{png,svg,csv}`, `max_error.csv`,
+/// `efficiency.csv`, `final_states.csv`, `numpy_quaternion.csv` and a summary
+/// checking the paper's statements.
 ///
 /// # Errors
 /// Those of the runs, of the figures and of writing the files.
@@ -351,6 +352,7 @@ pub fn boyle_paper_with(settings: &BoyleSettings) -> Result<Report> {
         runs.extend(formulation_runs(&binary, tol, settings.t_end, true)?);
     }
     write_max_error(&dir, &runs, &mut report)?;
+    write_efficiency(&dir, &runs, &mut report)?;
     write_figure3(&dir, &runs, &mut report)?;
     summary.push_str(&statements(&runs));
 
@@ -445,12 +447,12 @@ fn statements(runs: &[BoyleRun]) -> String {
         "  {:<22} {:>10} {:>10} {:>12} {:>10} {:>10} {:>12}\n",
         "formulation", "δ(1e-10)", "evals", "evals→1e-8", "δ(1e-10)", "evals", "evals→1e-8"
     ));
-    let target = 1e-8;
+    let target = EVALUATIONS_TARGET;
     for (formulation, _) in pairs(runs).into_iter().filter(|p| p.1 == "DOP853") {
         let mut line = format!("  {formulation:<22}");
         for integrator in ["DOP853", "ODEX"] {
             let s = series(runs, formulation, integrator);
-            let at = s.iter().find(|r| r.tol == 1e-10);
+            let at = s.iter().find(|r| r.tol == TABLE_TOLERANCE);
             let need = evaluations_for(&s, target);
             line.push_str(&format!(
                 " {:>10} {:>10} {:>12}",
@@ -614,6 +616,56 @@ fn write_max_error(dir: &Path, runs: &[BoyleRun], report: &mut Report) -> Result
          steps and wall time for each formulation, integrator and absolute tolerance",
         report,
     )
+}
+
+/// The error `δ` at which `efficiency.csv` (and the summary's statements) compare the
+/// formulations' work.
+pub const EVALUATIONS_TARGET: f64 = 1e-8;
+
+/// The tolerance at which `efficiency.csv` (and the summary) report each formulation's maximum
+/// `δ`, evaluations and steps.
+pub const TABLE_TOLERANCE: f64 = 1e-10;
+
+/// `efficiency.csv`: `formulation,integrator,tol,max_delta,evaluations,steps,target,
+/// evaluations_to_target`, one row per formulation and integrator: the run at
+/// [`TABLE_TOLERANCE`] (NaN and 0 without one) and the evaluations needed to reach
+/// `δ =` [`EVALUATIONS_TARGET`] (log–log interpolation over the tolerances; NaN if no two
+/// tolerances bracket it) — the Fig. 3 table of `docs/formulations.md`.
+fn write_efficiency(dir: &Path, runs: &[BoyleRun], report: &mut Report) -> Result<()> {
+    let mut table = Table::new(&[
+        "formulation",
+        "integrator",
+        "tol",
+        "max_delta",
+        "evaluations",
+        "steps",
+        "target",
+        "evaluations_to_target",
+    ])?;
+    for (formulation, integrator) in pairs(runs) {
+        let s = series(runs, formulation, integrator);
+        let at = s.iter().find(|r| r.tol == TABLE_TOLERANCE);
+        let need = evaluations_for(&s, EVALUATIONS_TARGET);
+        table.push(vec![
+            Cell::text(formulation),
+            Cell::text(integrator),
+            Cell::Real(TABLE_TOLERANCE),
+            Cell::Real(at.map_or(f64::NAN, |r| r.max_delta)),
+            Cell::count(at.map_or(0, |r| r.evaluations)),
+            Cell::count(at.map_or(0, |r| r.steps)),
+            Cell::Real(EVALUATIONS_TARGET),
+            Cell::Real(need.unwrap_or(f64::NAN)),
+        ])?;
+    }
+    let path = dir.join("efficiency.csv");
+    table.write(&path)?;
+    report.add(
+        &path,
+        "the precessing binary per formulation and integrator: maximum δ, evaluations and steps \
+         at tol 1e-10, and the evaluations needed to reach δ = 1e-8 (log–log interpolation \
+         between the tolerances that bracket it)",
+    );
+    Ok(())
 }
 
 fn write_final_states(dir: &Path, rows: &[(String, BoyleRun)], report: &mut Report) -> Result<()> {

@@ -318,6 +318,38 @@ pub fn convergence_table(studies: &[ConvergenceStudy]) -> Result<Table> {
     Ok(table)
 }
 
+/// `orders.csv`: `problem,method,pi_order,r_order,pi_order_finest,r_order_finest`, one row per
+/// problem and method of [`CONVERGENCE_METHODS`]: [`ConvergenceStudy::orders`] and
+/// [`ConvergenceStudy::finest_orders`].
+///
+/// # Errors
+/// Those of [`ConvergenceStudy::orders`].
+pub fn orders_table(studies: &[ConvergenceStudy]) -> Result<Table> {
+    let mut table = Table::new(&[
+        "problem",
+        "method",
+        "pi_order",
+        "r_order",
+        "pi_order_finest",
+        "r_order_finest",
+    ])?;
+    for study in studies {
+        for method in CONVERGENCE_METHODS {
+            let (p, r) = study.orders(method)?;
+            let (pf, rf) = study.finest_orders(method)?;
+            table.push(vec![
+                Cell::text(study.problem.name()),
+                Cell::text(method),
+                Cell::Real(p),
+                Cell::Real(r),
+                Cell::Real(pf),
+                Cell::Real(rf),
+            ])?;
+        }
+    }
+    Ok(table)
+}
+
 /// `final_states.csv`: `problem,method,dt,t,R11 … R33,Pi1,Pi2,Pi3`, one row per run, then one
 /// row per problem for the reference (method `reference`, `dt = NaN`).
 ///
@@ -493,6 +525,23 @@ pub fn hamiltonian_runs(
             iterations: 0,
         })
     }
+}
+
+/// `hamiltonian_summary.csv`: `method,max_abs_h_rel,median_abs_h_rel`, one row per run:
+/// [`HamiltonianRun::max_abs`] and [`HamiltonianRun::median_abs`].
+///
+/// # Errors
+/// None in practice (the rows match the header).
+pub fn hamiltonian_summary_table(runs: &[HamiltonianRun]) -> Result<Table> {
+    let mut table = Table::new(&["method", "max_abs_h_rel", "median_abs_h_rel"])?;
+    for run in runs {
+        table.push(vec![
+            Cell::text(run.method.name()),
+            Cell::Real(run.max_abs),
+            Cell::Real(run.median_abs()),
+        ])?;
+    }
+    Ok(table)
 }
 
 /// `hamiltonian.csv`: `method,t,h_rel`, the samples of every run.
@@ -827,8 +876,8 @@ fn in_context(error: Error, problem: &str, method: &str, dt: f64) -> Error {
     }
 }
 
-/// Krysl's paper: writes `convergence.csv`, `final_states.csv`, `hamiltonian.csv`,
-/// `work_precision.csv` and the figures `fig1_free_body_{pi,r}`, `fig2_slow_top_{pi,r}`,
+/// Krysl's paper: writes `convergence.csv`, `orders.csv`, `final_states.csv`,
+/// `hamiltonian.csv`, `hamiltonian_summary.csv`, `work_precision.csv` and the figures `fig1_free_body_{pi,r}`, `fig2_slow_top_{pi,r}`,
 /// `fig3_fast_top_{pi,r}`, `fig4_hamiltonian_reference`, `fig5_hamiltonian_present` and
 /// `fig_work_precision` (PNG, SVG and the CSV of its points each) under `krysl_paper/` of the
 /// output root, and returns the measured orders, the Hamiltonian maxima and the costs at the
@@ -879,7 +928,7 @@ pub fn krysl_paper() -> Result<super::Report> {
     Ok(report)
 }
 
-/// Writes `convergence.csv`, `final_states.csv` and Figs. 1–3, and adds the measured orders to
+/// Writes `convergence.csv`, `orders.csv`, `final_states.csv` and Figs. 1–3, and adds the measured orders to
 /// `summary`.
 fn write_convergence(
     dir: &Path,
@@ -896,6 +945,13 @@ fn write_convergence(
         "errors ‖Π − Π_ref‖₂ and ‖R − R_ref‖₂ (spectral) at t_end against the DOP853 reference, \
          every method on five halvings of dt: free body (t = 100), slow top (t = 20), fast top \
          (t = 5) — Figs. 1–3",
+    );
+    let path = dir.join("orders.csv");
+    orders_table(studies)?.write(&path)?;
+    report.add(
+        &path,
+        "observed orders p_Π, p_R of every method per problem: least squares over the five \
+         steps and the slope of the two finest (the orders table of docs/krysl.md)",
     );
     let path = dir.join("final_states.csv");
     final_states_table(studies)?.write(&path)?;
@@ -967,7 +1023,7 @@ fn write_convergence(
     Ok(())
 }
 
-/// Writes `hamiltonian.csv` and Figs. 4–5, and adds `max |h_rel|` per method and the failures
+/// Writes `hamiltonian.csv`, `hamiltonian_summary.csv` and Figs. 4–5, and adds `max |h_rel|` per method and the failures
 /// at larger steps (`failed`) to `summary`.
 fn write_hamiltonian(
     dir: &Path,
@@ -990,6 +1046,13 @@ fn write_hamiltonian(
             "Coulomb potential with soft wall (§5.4), t ≤ {HAMILTONIAN_T_END}, {span}: h_rel = (H − H₀)/|H₀| every {HAMILTONIAN_SAMPLE_TIME} time \
              units for AKW, BBTRAP, SWC1, TRAP, IMID, TRAPM, IMIDM — Figs. 4–5"
         ),
+    );
+    let path = dir.join("hamiltonian_summary.csv");
+    hamiltonian_summary_table(runs)?.write(&path)?;
+    report.add(
+        &path,
+        "max |h_rel| over every step and median |h_rel| of the samples, per method (the \
+         long-run table of docs/krysl.md)",
     );
     summary.push_str(&format!(
         "\nKrysl, Figs. 4–5 (Coulomb potential + wall, t ≤ {HAMILTONIAN_T_END}, {span}): |h_rel|, max over \

@@ -23,6 +23,7 @@
 pub mod boyle;
 #[cfg(feature = "plot")]
 pub mod convergence;
+pub mod doc_figures;
 #[cfg(feature = "plot")]
 pub mod krysl;
 #[cfg(feature = "plot")]

@@ -29,6 +29,13 @@
 //! | [`MercuryDpm`] | `mercurydpm` | 1 / 1 | 1 | every step (Gram–Schmidt) |
 //! | [`LieEngine`] | e.g. `rkmk4`, `cg4a` | the engine's | its stages | never |
 //!
+//! **The SPIRAL family.** [`SpiralLeapfrog`] and [`Spiral`] advance ω by SSPRK3 (the paper's
+//! choice) or by any explicit tableau given as an [`OmegaIntegrator`] (unrolled up to four stages)
+//! (`with_omega_integrator`): for a torque constant in the body frame ω then has the tableau's
+//! order, q stays second order, and a varying torque caps both at the orders above
+//! (`docs/spiral_family.md`). [`SpiralLeapfrog::lab_frame_step`] is the Wikipedia draft's
+//! sample step, lab-frame angular velocity and torque in and out.
+//!
 //! Every quaternion stepper takes another normalisation policy ([`Renormalisation`]: never,
 //! every step, every `n` steps) through its `with_renormalisation` builder; the default is the
 //! published benchmark's, and each stepper's docs say which normalisation the policy switches
@@ -58,6 +65,7 @@ pub mod johnson;
 pub mod lie_engine;
 pub mod mercurydpm;
 pub mod observers;
+pub mod omega_integrator;
 pub mod omelyan;
 pub mod reference;
 pub mod rk4;
@@ -77,6 +85,7 @@ pub use fincham::Fincham;
 pub use johnson::Johnson;
 pub use lie_engine::LieEngine;
 pub use mercurydpm::MercuryDpm;
+pub use omega_integrator::{FixedStepOmega, FixedStepStages, FixedStepTableau, OmegaIntegrator};
 pub use omelyan::Omelyan;
 pub use rk4::Rk4;
 pub use spiral::Spiral;

@@ -2,7 +2,7 @@
 
 use super::split::{split_at_carried_state, split_step};
 
-use super::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
+use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
@@ -30,7 +30,8 @@ use crate::error::Result;
 ///
 /// The rotor is updated first (it needs `ω_n`); `exp(v) = (cos|v|, sin|v| v/|v|)`
 /// ([`exp_pure`], exact at `v = 0`, which is the paper's zero-norm guard). The angular-velocity
-/// map is [`EulerSsprk3`] (the registry's SSPRK3 tableau).
+/// map is [`EulerSsprk3`](super::spiral_leapfrog::EulerSsprk3) (the registry's SSPRK3 tableau) unless
+/// [`Spiral::with_omega_integrator`] chooses another explicit tableau.
 ///
 /// **Properties.** One torque evaluation per step, none at the start; not leapfrog
 /// ([`RotationalMethod::angular_velocity`] and [`Stepper::state`](crate::stepper::Stepper::state) return the
@@ -78,17 +79,37 @@ use crate::error::Result;
 pub struct Spiral {
     /// The shared state (`ω_n`) and the end-of-step renormalisation.
     core: StepperCore,
-    /// [`EulerSsprk3`] for the body and `dt`, set by `start`.
-    step_map: FixedStepSsprk3,
+    /// The angular-velocity update (SSPRK3 unless chosen otherwise).
+    integrator: OmegaIntegrator,
+    /// `integrator` for the body and `dt`, set by `start`.
+    step_map: FixedStepOmega,
 }
 
 impl Spiral {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
+        let integrator = OmegaIntegrator::ssprk3();
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
-            step_map: EulerSsprk3::new().with_step(&body, 0.0),
+            step_map: integrator.with_step(&body, 0.0),
+            integrator,
         }
+    }
+
+    /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
+    /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step; see
+    /// [`OmegaIntegrator`] for what it changes).
+    pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
+        Self {
+            step_map: integrator.with_step(&self.core.body, self.core.dt),
+            integrator,
+            ..self
+        }
+    }
+
+    /// The angular-velocity update in use.
+    pub fn omega_integrator(&self) -> &OmegaIntegrator {
+        &self.integrator
     }
 
     /// The method with the end-of-step renormalisation `policy` instead of the default
@@ -129,7 +150,7 @@ impl<T: TorqueField> RotationalCore<T> for Spiral {
 
     fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.start(state, dt)?;
-        self.step_map = EulerSsprk3::new().with_step(&self.core.body, dt);
+        self.step_map = self.integrator.with_step(&self.core.body, dt);
         Ok(())
     }
 

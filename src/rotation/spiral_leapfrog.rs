@@ -4,23 +4,25 @@
 //! Also home of [`EulerSsprk3`], the SSPRK3 map on Euler's equations that every SPIRAL variant
 //! of the catalogue shares.
 
-use nalgebra::Vector3;
+use nalgebra::{Quaternion, Vector3};
 
 use super::omelyan::synchronised_state;
 use super::split::{split_at_carried_state, split_step};
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
+    ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalCore, RotationalState,
+    RunCount, StepperCore, check_step_size, checked_torque, impl_rotational_method,
 };
 use super::torque::TorqueField;
 use crate::body::RigidBody;
-use crate::body::quaternion::exp_pure;
-#[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
+use crate::error::{Error, Result};
 use crate::tableau::registry::SSPRK3;
+
+use super::omega_integrator::{
+    FixedStepOmega, FixedStepStages, OmegaIntegrator, add_scaled, products,
+};
 
 /// The number of stages of [`SSPRK3`].
 const STAGES: usize = 3;
@@ -91,13 +93,13 @@ impl EulerSsprk3 {
         torque: &Vector3<f64>,
         h: f64,
     ) -> Vector3<f64> {
-        FixedStepSsprk3::new(self, body, h).advance(omega, torque)
+        self.with_step(body, h).advance(omega, torque)
     }
 
     /// The map for one body and one step size `h`, its coefficients multiplied out once: what a
     /// fixed-step stepper holds.
     pub fn with_step(&self, body: &RigidBody, h: f64) -> FixedStepSsprk3 {
-        FixedStepSsprk3::new(self, body, h)
+        FixedStepStages::new(&self.a, &self.b, body, h)
     }
 
     /// One step of size `h` from `omega` with the stage torques given by a model `torque(s)`
@@ -151,74 +153,9 @@ impl EulerSsprk3 {
 }
 
 /// [`EulerSsprk3`] with a frozen torque, for one body and one step size `h`, the products of
-/// the tableau's coefficients with `h κ` and `h J⁻¹` computed once:
-///
-/// ```text
-/// W_1 = ω,   W_i = ω + (Σ_j a_ij) h J⁻¹ τ + Σ_{j<i} (a_ij h κ) ⊙ γ(W_j),
-/// ω(t + h) ≈ ω + (Σ_i b_i) h J⁻¹ τ + Σ_i (b_i h κ) ⊙ γ(W_i)
-/// ```
-///
-/// (Euler's equations `ω̇ = J⁻¹τ + κ ⊙ γ(ω)`, see [`EulerSsprk3::advance_with`]; the first stage
-/// of an explicit tableau is the step's start). Built by [`EulerSsprk3::with_step`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FixedStepSsprk3 {
-    /// `a_ij h κ`.
-    stage_gyroscopic: [[Vector3<f64>; STAGES]; STAGES],
-    /// `(Σ_j a_ij) h J⁻¹`.
-    stage_torque: [Vector3<f64>; STAGES],
-    /// `b_i h κ`.
-    weight_gyroscopic: [Vector3<f64>; STAGES],
-    /// `(Σ_i b_i) h J⁻¹`.
-    weight_torque: Vector3<f64>,
-}
-
-impl FixedStepSsprk3 {
-    fn new(map: &EulerSsprk3, body: &RigidBody, h: f64) -> Self {
-        let g = body.gyroscopic_coefficients() * h;
-        let inverse = body.inverse_inertia() * h;
-        Self {
-            stage_gyroscopic: map.a.map(|row| row.map(|a| g * a)),
-            stage_torque: map.a.map(|row| inverse * row.iter().sum::<f64>()),
-            weight_gyroscopic: map.b.map(|b| g * b),
-            weight_torque: inverse * map.b.iter().sum::<f64>(),
-        }
-    }
-
-    /// One step from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10).
-    #[inline(always)]
-    pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
-        let mut gamma = [Vector3::zeros(); STAGES];
-        gamma[0] = products(omega);
-        for i in 1..STAGES {
-            let base = omega + self.stage_torque[i].component_mul(torque);
-            gamma[i] = products(&add_scaled(base, &self.stage_gyroscopic[i], &gamma, i));
-        }
-        let base = omega + self.weight_torque.component_mul(torque);
-        add_scaled(base, &self.weight_gyroscopic, &gamma, STAGES)
-    }
-}
-
-/// `base + Σ_{j<n} c_j ⊙ γ_j`, the newest stage last so that the sum waits on `γ_{n−1}` for one
-/// product and one addition only.
-#[inline(always)]
-fn add_scaled(
-    base: Vector3<f64>,
-    coefficients: &[Vector3<f64>; STAGES],
-    gamma: &[Vector3<f64>; STAGES],
-    n: usize,
-) -> Vector3<f64> {
-    let mut sum = base;
-    for (c, gj) in coefficients.iter().zip(gamma).take(n) {
-        sum += c.component_mul(gj);
-    }
-    sum
-}
-
-/// `γ(ω) = (ω_y ω_z, ω_z ω_x, ω_x ω_y)`, the quadratic part of Euler's equations.
-#[inline]
-fn products(w: &Vector3<f64>) -> Vector3<f64> {
-    Vector3::new(w.y * w.z, w.z * w.x, w.x * w.y)
-}
+/// the tableau's coefficients with `h κ` and `h J⁻¹` computed once (the three-stage
+/// [`FixedStepStages`]). Built by [`EulerSsprk3::with_step`].
+pub type FixedStepSsprk3 = FixedStepStages<STAGES>;
 
 /// `ω + Σ_{j<n} c_j d_j`.
 #[inline]
@@ -305,16 +242,121 @@ fn add_torque(
 pub struct SpiralLeapfrog {
     /// The shared state (carrying `ω_{n−½}`) and the end-of-step renormalisation.
     core: StepperCore,
-    /// [`EulerSsprk3`] for the body and `dt`, set by `start`.
-    step_map: FixedStepSsprk3,
+    /// The angular-velocity update (SSPRK3 unless chosen otherwise).
+    integrator: OmegaIntegrator,
+    /// `integrator` for the body and `dt`, set by `start`.
+    step_map: FixedStepOmega,
 }
 
 impl SpiralLeapfrog {
     /// The method for `body`.
     pub fn new(body: RigidBody) -> Self {
+        let integrator = OmegaIntegrator::ssprk3();
         Self {
             core: StepperCore::new(body, Renormaliser::NEVER),
-            step_map: EulerSsprk3::new().with_step(&body, 0.0),
+            step_map: integrator.with_step(&body, 0.0),
+            integrator,
+        }
+    }
+
+    /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
+    /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step, and
+    /// the same tableau for the start's half step back; see [`OmegaIntegrator`] for what it
+    /// changes).
+    pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
+        Self {
+            step_map: integrator.with_step(&self.core.body, self.core.dt),
+            integrator,
+            ..self
+        }
+    }
+
+    /// The angular-velocity update in use.
+    pub fn omega_integrator(&self) -> &OmegaIntegrator {
+        &self.integrator
+    }
+
+    /// One leapfrog step with the angular velocity and the torque **in the lab frame**, as
+    /// the sample step of the Wikipedia draft *SPIRAL algorithm* writes it: both are turned
+    /// into the body frame with the current rotor, ω is advanced by the stepper's
+    /// [`OmegaIntegrator`] (SSPRK3 by default) with the torque frozen, the rotor by Eq. (7),
+    /// and ω is turned back into the lab frame with the **new** rotor:
+    ///
+    /// ```text
+    /// ω_b = q̄_n ω_lab q_n,   τ_b = q̄_n τ_lab q_n                 (q̄ v q / |q|²)
+    /// ω_b⁺ = Φ_dt(ω_b; τ_b)                                       (Eqs. 9–10)
+    /// q_{n+1} = q_n ⊗ exp((dt/2) ω_b⁺)                            (Eq. 7)
+    /// ω_lab⁺ = q_{n+1} ω_b⁺ q̄_{n+1}
+    /// ```
+    ///
+    /// `omega_lab` is `ω_{n−½}` and the result's `ω_{n+½}` (leapfrog; the half step back at
+    /// the start is the caller's, as in the draft). A sequence of these steps equals the
+    /// stepper's own steps on a lab-frame torque to round-off: the body-frame ω is recovered
+    /// from the lab-frame one by the rotor that made it (tested). The body and the ω
+    /// integrator come from `self`; its state, step size and renormalisation are neither used
+    /// nor changed. The rotor is not normalised (the update multiplies unit exponentials; a
+    /// non-unit `q` keeps its norm and is read as the rotation `q/|q|`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive;
+    /// [`Error::NonFinite`] naming `q`, `omega_lab` or `torque_lab` for a non-finite entry;
+    /// [`Error::InvalidParameter`] naming `q` for `|q|²` below [`ROTOR_NORM_SQUARED_MIN`] or
+    /// overflowing; [`Error::NonFiniteState`] (`what = "lab-frame step"`, `t` = `dt`: the step
+    /// knows no absolute time) when the result overflows.
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::rotation::{RigidBody, SpiralLeapfrog};
+    /// use nalgebra::{Quaternion, Vector3};
+    ///
+    /// let spiral = SpiralLeapfrog::new(RigidBody::new([1.0, 2.0, 2.5])?);
+    /// let q = Quaternion::new(0.9, 0.1, -0.3, 0.2).normalize();
+    /// let (omega, torque) = (Vector3::new(0.7, -0.9, 1.1), Vector3::new(0.0, 0.0, -1.5));
+    /// let (q1, omega1) = spiral.lab_frame_step(&q, &omega, &torque, 1e-3)?;
+    /// assert!((q1.norm() - 1.0).abs() < 1e-15);
+    /// assert!((omega1 - omega).norm() < 1e-2);
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn lab_frame_step(
+        &self,
+        q: &Quaternion<f64>,
+        omega_lab: &Vector3<f64>,
+        torque_lab: &Vector3<f64>,
+        dt: f64,
+    ) -> Result<(Quaternion<f64>, Vector3<f64>)> {
+        check_step_size(dt)?;
+        let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        for (name, values) in [
+            ("q", q.coords.as_slice()),
+            ("omega_lab", omega_lab.as_slice()),
+            ("torque_lab", torque_lab.as_slice()),
+        ] {
+            if !finite(values) {
+                return Err(Error::NonFinite { name });
+            }
+        }
+        let norm_squared = q.norm_squared();
+        if !(norm_squared.is_finite() && norm_squared >= ROTOR_NORM_SQUARED_MIN) {
+            return Err(Error::InvalidParameter {
+                name: "q",
+                value: format!("{q:?} (|q|² = {norm_squared:e})"),
+                expected: format!("a rotor with finite |q|² ≥ {ROTOR_NORM_SQUARED_MIN:e}"),
+            });
+        }
+        let omega_body = rotate_inverse(q, omega_lab);
+        let torque_body = rotate_inverse(q, torque_lab);
+        let omega_next = self
+            .integrator
+            .advance(&self.core.body, &omega_body, &torque_body, dt);
+        let q_next = q * exp_pure(&(omega_next * (0.5 * dt)));
+        let omega_next_lab = rotate(&q_next, &omega_next);
+        if finite(q_next.coords.as_slice()) && finite(omega_next_lab.as_slice()) {
+            Ok((q_next, omega_next_lab))
+        } else {
+            Err(Error::NonFiniteState {
+                what: "lab-frame step",
+                t: dt,
+            })
         }
     }
 
@@ -356,10 +398,12 @@ impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
     fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
         self.core.begin(state, dt)?;
         let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        let omega_half = EulerSsprk3::new().advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
+        let omega_half = self
+            .integrator
+            .advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
         RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
         self.core.commit(dt, state.t, state.q, omega_half);
-        self.step_map = EulerSsprk3::new().with_step(&self.core.body, dt);
+        self.step_map = self.integrator.with_step(&self.core.body, dt);
         Ok(())
     }
 
