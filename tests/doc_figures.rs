@@ -319,12 +319,6 @@ fn docs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")
 }
 
-/// Documents whose tables are not marked yet, with the reason.
-const NOT_MARKED: &[(&str, &str)] = &[(
-    "adaptive.md",
-    "timings of issue 16, edited elsewhere; every table in it is a timing",
-)];
-
 #[test]
 fn every_measured_table_in_docs_is_marked_and_names_a_reproduced_csv() {
     let mut checked = 0;
@@ -339,19 +333,17 @@ fn every_measured_table_in_docs_is_marked_and_names_a_reproduced_csv() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
         let document = parse_document(&format!("docs/{file}"), &text).unwrap();
-        if !NOT_MARKED.iter().any(|(f, _)| *f == file) {
-            let unmarked: Vec<usize> = document
-                .unmarked
-                .iter()
-                .filter(|t| t.looks_measured())
-                .map(|t| t.line)
-                .collect();
-            assert!(
-                unmarked.is_empty(),
-                "docs/{file}: tables at lines {unmarked:?} look measured but have no \
-                 `<!-- figures: … -->` marker"
-            );
-        }
+        let unmarked: Vec<usize> = document
+            .unmarked
+            .iter()
+            .filter(|t| t.looks_measured())
+            .map(|t| t.line)
+            .collect();
+        assert!(
+            unmarked.is_empty(),
+            "docs/{file}: tables at lines {unmarked:?} look measured but have no \
+             `<!-- figures: … -->` marker"
+        );
         for marked in &document.marked {
             // Every marker fits its table: headers, rows and counts of numbers.
             let figures = figures(marked).unwrap();
