@@ -21,10 +21,13 @@ use lieode::lie::{LieGroup, Truncation};
 use lieode::order::{Convergence, convergence_study};
 use lieode::problems::rigid_body::{RigidBodyQuatState, RigidBodyState};
 use lieode::problems::{LinearSo3, SphereProblem, TorquedRigidBody, VectorTestProblem};
+use lieode::reproduce::doc_figures::{DocNumber, numbers_in, parse_document};
 use lieode::stepper::Span;
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::*;
 use nalgebra::Vector3;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 const T_END: f64 = 2.0;
 
@@ -192,14 +195,68 @@ std::thread_local! {
     static FAILURES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Prints the measurement and records it if it is outside the band; [`finish`] asserts.
+/// The documented rows of `docs/orders.md`: for each label the numbers of its "measured order"
+/// and "errors on the fitted grid" cells, as printed.
+type DocumentedRows = HashMap<String, (Vec<DocNumber>, Vec<DocNumber>)>;
+
+/// The table of `docs/orders.md`, read once.
+fn documented_orders() -> &'static DocumentedRows {
+    static TABLE: OnceLock<DocumentedRows> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/orders.md");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let document = parse_document("orders.md", &text).unwrap_or_default();
+        let mut rows = HashMap::new();
+        for marked in &document.marked {
+            let table = &marked.table;
+            let (Some(order), Some(errors)) = (
+                table.column("measured order"),
+                table.column("errors on the fitted grid"),
+            ) else {
+                continue;
+            };
+            for row in &table.rows {
+                rows.insert(
+                    row.cells[0].clone(),
+                    (
+                        numbers_in(&row.cells[order]),
+                        numbers_in(&row.cells[errors]),
+                    ),
+                );
+            }
+        }
+        rows
+    })
+}
+
+/// Prints the measurement and records it if it is outside the band or differs from its row in
+/// `docs/orders.md` (the order to the printed decimals, the first and last error to their
+/// printed digits); [`finish`] asserts.
 fn check(label: &str, c: &Convergence, expected: f64, below: f64, above: f64) {
+    let (first, last) = (c.errors[0], c.errors[c.errors.len() - 1]);
     eprintln!(
-        "{label:<52} order {:>5.2} (expected {expected})  errors {:.1e} … {:.1e}",
+        "{label:<52} order {:>5.2} (expected {expected})  errors {first:.1e} … {last:.1e}",
         c.order,
-        c.errors[0],
-        c.errors[c.errors.len() - 1]
     );
+    let drift = match documented_orders().get(label) {
+        None => Some("no row in docs/orders.md".to_owned()),
+        Some((order, errors)) => {
+            let pairs = order
+                .iter()
+                .zip([c.order])
+                .chain(errors.iter().zip([first, last]));
+            let drifted: Vec<String> = pairs
+                .filter(|(d, m)| !d.matches(*m))
+                .map(|(d, m)| format!("documented {}, measured {}", d.text, d.round(m)))
+                .collect();
+            let complete = order.len() == 1 && errors.len() == 2;
+            (!complete || !drifted.is_empty())
+                .then(|| format!("docs/orders.md differs: {}", drifted.join("; ")))
+        }
+    };
+    if let Some(drift) = drift {
+        FAILURES.with(|f| f.borrow_mut().push(format!("{label}: {drift}")));
+    }
     if !(c.order >= expected - below && c.order <= expected + above) {
         FAILURES.with(|f| {
             f.borrow_mut().push(format!(
