@@ -40,7 +40,9 @@ pub const MAX_OMEGA_STAGES: usize = 16;
 /// three-stage instance), now shared by every short tableau. Longer tableaux run
 /// [`FixedStepTableau`], whose stage count is known at run time only. Both sum the stage values
 /// in the same order (zero coefficients change nothing), so the two paths give the same bits
-/// (tested for Heun, Kutta3, SSPRK3 and RK4); the unrolled one is faster.
+/// (tested for Heun, Kutta3, SSPRK3 and RK4); the unrolled one is faster. The SPIRAL steppers
+/// inline the three-stage maps into their step (SSPRK3's cost per step is what it was) and
+/// call the others (`docs/spiral_family.md` gives the costs).
 ///
 /// **What the tableau buys** (measured in `tests/rotation_spiral.rs`; see
 /// `docs/spiral_family.md`): for a torque constant in the body frame Euler's equations are an
@@ -214,7 +216,7 @@ pub enum FixedStepOmega {
 
 impl FixedStepOmega {
     /// One step from `omega` with the torque frozen at `torque`.
-    #[inline(always)]
+    #[inline]
     pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
         match self {
             Self::One(map) => map.advance(omega, torque),

@@ -380,15 +380,36 @@ split_at_carried_state!(impl[] SpiralLeapfrog,
     carried: |spiral| spiral.core.carried(),
     finish: |spiral, tau| {
         let c = &mut spiral.core;
-        let dt = c.dt;
-        c.omega = spiral.step_map.advance(&c.omega, tau);
-        c.q = c
-            .renormaliser
-            .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
+        match &spiral.step_map {
+            FixedStepOmega::Three(map) => leapfrog_update(c, |w| map.advance(w, tau)),
+            other => leapfrog_update_out_of_line(c, other, tau),
+        }
         c.tick();
         c.state().check_finite("state")
     }
 );
+
+/// Eqs. 9–10 by `advance`, then Eq. 7: `ω_{n+½} = advance(ω_{n−½})`,
+/// `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (renormalised as the policy says).
+#[inline(always)]
+fn leapfrog_update(c: &mut StepperCore, advance: impl Fn(&Vector3<f64>) -> Vector3<f64>) {
+    let dt = c.dt;
+    c.omega = advance(&c.omega);
+    c.q = c
+        .renormaliser
+        .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
+}
+
+/// [`leapfrog_update`] with an ω map of other than three stages, as a call. The step takes ω
+/// straight into the rotor update, so the three-stage path (SSPRK3, the default) is dispatched
+/// to before both: with the dispatch inside the ω update, ω went through memory on its way to
+/// the exponential and the SPIRAL leapfrog step took 8–12 % longer than the SSPRK3-only
+/// stepper it replaced (paired criterion runs).
+#[cold]
+#[inline(never)]
+fn leapfrog_update_out_of_line(c: &mut StepperCore, map: &FixedStepOmega, torque: &Vector3<f64>) {
+    leapfrog_update(c, |w| map.advance(w, torque));
+}
 
 impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
     fn run_mut(&mut self) -> &mut RunCount {
