@@ -211,17 +211,7 @@ where
     /// As [`LieStepper::new`] with another evaluation of `dexp⁻¹` (a method of order `p` needs
     /// at least [`Truncation::for_order`]`(p)`).
     pub fn with_truncation(method: M, truncation: Truncation) -> Self {
-        Self {
-            method,
-            truncation,
-            frame: None,
-            stats: Stats::default(),
-            last_base: None,
-            time: f64::NAN,
-            rebase_pending: false,
-            dense_ready: false,
-            problem_id: 0,
-        }
+        Self::unstarted(method, truncation)
     }
 }
 
@@ -235,9 +225,14 @@ where
     /// The same stepper with the chart `D` (e.g. [`crate::lie::coordinates::CayleyMap`]),
     /// not started.
     pub fn with_chart<D: Chart<G>>(self) -> LieStepper<M, G, D> {
-        LieStepper {
-            method: self.method,
-            truncation: self.truncation,
+        LieStepper::unstarted(self.method, self.truncation)
+    }
+
+    /// A stepper in the chart `C` that was not started.
+    fn unstarted(method: M, truncation: Truncation) -> Self {
+        Self {
+            method,
+            truncation,
             frame: None,
             stats: Stats::default(),
             last_base: None,
