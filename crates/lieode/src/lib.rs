@@ -1,0 +1,35 @@
+//! # lieode — ordinary differential equations on Lie groups
+//!
+//! Integrators for ODEs whose state lives on a Lie group — rotations, rigid motions, unit
+//! quaternions, matrix groups and their products — built on an exact, scalar-generic Lie-group
+//! layer ([`lie`]). See `docs/notation.md` for the conventions every module follows.
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+pub mod adaptive;
+pub mod body;
+pub mod engine;
+pub mod error;
+pub mod homogeneous;
+pub mod integrate;
+pub mod kinematics;
+pub mod lie;
+pub mod momentum;
+pub mod ode;
+pub mod order;
+pub mod prelude;
+pub mod problems;
+pub mod rotation;
+pub mod stepper;
+pub mod system;
+pub mod tableau;
+
+pub use error::{Error, Result};
+
+/// The README's quick start, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every test of the workspace: the tests and doctests of every member (release mode), then a
+# run of every example with small arguments, so that no example can rot unnoticed. The main job,
+# `reproduce`, runs in full: it ends by checking every measured table of docs/ against the run.
+#
+#   ./run-tests.sh
+#
+# Adding an example means adding its line to EXAMPLES below; the script refuses an example it
+# has no line for.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+cargo test --release --workspace
+
+# Each example, as `<package> <name> [arguments]`: a smoke run, small but complete.
+EXAMPLES=(
+    "lieode custom_tableau"
+    "lieode adaptive_timing 1"
+    "lieode-reproduce reproduce"
+    "lieode-reproduce seelen_paper"
+    "lieode-reproduce spiral_energy --duration 0.002 --runs 1 --steps 2"
+)
+
+# Every example file of every member must have a line above.
+missing=0
+for file in crates/*/examples/*.rs; do
+    package=$(basename "$(dirname "$(dirname "$file")")")
+    name=$(basename "$file" .rs)
+    if ! printf '%s\n' "${EXAMPLES[@]}" | grep -q "^$package $name\( \|$\)"; then
+        echo "run-tests.sh: no smoke run for example $package/$name: add it to EXAMPLES" >&2
+        missing=1
+    fi
+done
+[ "$missing" -eq 0 ] || exit 1
+
+cargo build --release --workspace --examples
+# The examples write under target/lieode-smoke/, not over the main job's target/lieode/.
+export LIEODE_OUT="${LIEODE_OUT:-target/lieode-smoke}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for entry in "${EXAMPLES[@]}"; do
+    read -r package name args <<<"$entry"
+    echo "== example $package/$name ${args:-}"
+    # shellcheck disable=SC2086 # the arguments are words
+    if ! "target/release/examples/$name" ${args:-} >"$log" 2>&1; then
+        cat "$log"
+        echo "run-tests.sh: example $package/$name failed" >&2
+        exit 1
+    fi
+    tail -n 1 "$log"
+done
+
+# The published crates package and build from their packages alone (the registry's 10 MB
+# limit is far off: each must stay under 2 MB).
+cargo package --allow-dirty -p lieode -p lieode-study
+for crate in target/package/lieode-[0-9]*.crate target/package/lieode-study-[0-9]*.crate; do
+    size=$(stat -c %s "$crate")
+    echo "$crate: $size bytes"
+    [ "$size" -lt 2000000 ] || { echo "run-tests.sh: $crate is over 2 MB" >&2; exit 1; }
+done
+echo "all tests, examples and packages passed"
