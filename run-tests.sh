@@ -17,6 +17,7 @@ EXAMPLES=(
     "lieode custom_tableau"
     "lieode adaptive_timing 1"
     "lieode-reproduce reproduce"
+    "lieode-reproduce compare_outputs target/lieode-smoke target/lieode-smoke"
     "lieode-reproduce seelen_paper"
     "lieode-reproduce spiral_energy --duration 0.002 --runs 1 --steps 2"
 )

@@ -11,7 +11,7 @@ use nalgebra::{Const, SVector, Vector2, Vector4};
 
 use crate::Result;
 use lieode::adaptive::{
-    AdaptiveMethod, Dop853, Dopri5, Odex, OdexParameters, Tolerances, VectorSystem,
+    AdaptiveMethod, Dop853, Dopri5, Odex, OdexParameters, Summation, Tolerances, VectorSystem,
 };
 use lieode::engine::Stats;
 use lieode::ode::VectorOde;
@@ -90,7 +90,8 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
     Ok(match (solver, problem == "arenstorf") {
         ("dopri5", true) => {
             let (_, s, y) = run(
-                Dopri5::new(t, Dopri5::<Const<4>>::default_parameters())?,
+                Dopri5::new(t, Dopri5::<Const<4>>::default_parameters())?
+                    .with_summation(Summation::Hairer),
                 Arenstorf,
                 ar,
                 ARENSTORF_END,
@@ -103,7 +104,8 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
                 Dopri5::new(
                     t,
                     Dopri5::<Const<2>>::default_parameters().counting_stiffness(),
-                )?,
+                )?
+                .with_summation(Summation::Hairer),
                 VanDerPol { epsilon: eps },
                 vdp,
                 2.0,
@@ -113,7 +115,8 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
         }
         ("dop853", true) => {
             let (_, s, y) = run(
-                Dop853::new(t, Dop853::<Const<4>>::default_parameters())?,
+                Dop853::new(t, Dop853::<Const<4>>::default_parameters())?
+                    .with_summation(Summation::Hairer),
                 Arenstorf,
                 ar,
                 ARENSTORF_END,
@@ -126,7 +129,8 @@ fn row(solver: &'static str, problem: &'static str, tol: f64, dense: bool) -> Re
                 Dop853::new(
                     t,
                     Dop853::<Const<2>>::default_parameters().counting_stiffness(),
-                )?,
+                )?
+                .with_summation(Summation::Hairer),
                 VanDerPol { epsilon: eps },
                 vdp,
                 2.0,

@@ -29,8 +29,8 @@ use lieode::momentum::{
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
+use lieode::problems::reference::ambient_dop853;
 use lieode::rotation::RigidBody;
-use lieode::rotation::reference::ambient_dop853;
 use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
 use lieode::stepper::{Span, Stats, Stepper, StepperInfo};
 use lieode::tableau::registry::{GAUSS4, RK4};
@@ -702,7 +702,7 @@ pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usi
 }
 
 /// Hairer's DOP853 at `rtol = atol = tol` on the ambient rotor/angular-velocity ODE
-/// ([`lieode::rotation::reference::ambient_rhs`], the ODE of the reference solutions) from `t = 0` to `t_end`. Returns
+/// ([`lieode::problems::reference::ambient_rhs`], the ODE of the reference solutions) from `t = 0` to `t_end`. Returns
 /// `(R(q/|q|), Jω)` and the right-hand-side evaluations.
 ///
 /// # Errors

@@ -7,7 +7,7 @@ use std::f64::consts::PI;
 use nalgebra::{Quaternion, SVector, Vector3};
 
 use lieode::Result;
-use lieode::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
+use lieode::adaptive::{ControllerParameters, Dop853, Summation, Tolerances, VectorStepper};
 use lieode::body::RigidBody;
 use lieode::body::quaternion::{rotate, times_pure};
 use lieode::integrate::{Options, integrate};
@@ -209,10 +209,12 @@ impl GrowingTorqueCylinder {
         let mut out = Vec::with_capacity(times.len());
         for &target in times {
             if target > t {
+                // Hairer's summation: a reference in the Fortran code's arithmetic.
                 let method = Dop853::new(
                     Tolerances::scalar(tolerance, tolerance)?,
                     ControllerParameters::dop853(),
-                )?;
+                )?
+                .with_summation(Summation::Hairer);
                 let solution = integrate(
                     &mut VectorStepper::new(method),
                     &mut rate,

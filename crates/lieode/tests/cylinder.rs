@@ -17,7 +17,7 @@ use lieode::problems::cylinder::{
     averaged_error, benchmark_errors, benchmark_step_sizes, dcm_relative_error, matrix_one_norm,
     relative_l1_error,
 };
-use lieode::rotation::reference::reference_solution;
+use lieode::problems::reference::reference_solution;
 use lieode::rotation::{
     ConstantBodyTorque, DirectEuler, Renormalisation, RigidBody, RotationalMethod, RotationalState,
 };

@@ -24,7 +24,7 @@ use lieode::momentum::{
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
-use lieode::rotation::reference::reference_solution;
+use lieode::problems::reference::reference_solution;
 use lieode::rotation::{LabTorque, RigidBody, RotationalState};
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{BACKWARD_EULER, EULER, GAUSS4, GAUSS6, RK4};

@@ -384,7 +384,13 @@ fn raw_rotors_of_any_finite_size_normalise_and_overflow_is_named() -> lieode::Re
     let mut torque = ConstantBodyTorque(Vector3::new(-1.0, 1.79, -1.95e241));
     let mut fincham = catalogue::stepper::<ConstantBodyTorque>("fincham", body)?;
     let span = Span::stride(start.t, 0.0528, 1)?;
-    let solution = integrate(&mut *fincham, &mut torque, &start, &span, Options::default())?;
+    let solution = integrate(
+        &mut *fincham,
+        &mut torque,
+        &start,
+        &span,
+        Options::default(),
+    )?;
     // A huge but representable result: a unit rotor and a finite ω.
     let end = solution.states[1];
     assert!((end.q.norm() - 1.0).abs() < 1e-15, "{end:?}");
@@ -394,12 +400,22 @@ fn raw_rotors_of_any_finite_size_normalise_and_overflow_is_named() -> lieode::Re
     let mut calls = 0;
     let mut growing = BodyTorque(move |_t: f64, _q: &Quaternion<f64>, _w: &Vector3<f64>| {
         calls += 1;
-        if calls < 3 { Vector3::zeros() } else { Vector3::repeat(f64::MAX) }
+        if calls < 3 {
+            Vector3::zeros()
+        } else {
+            Vector3::repeat(f64::MAX)
+        }
     });
     let mut fincham = catalogue::stepper::<_>("fincham", body)?;
     let calm = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(1.0, 0.0, 0.0));
     let span = Span::stride(0.0, 0.1, 1)?;
-    match integrate(&mut *fincham, &mut growing, &calm, &span, Options::default()) {
+    match integrate(
+        &mut *fincham,
+        &mut growing,
+        &calm,
+        &span,
+        Options::default(),
+    ) {
         Err(Error::NonFiniteState { what: "state", t }) => assert_eq!(t, 0.1),
         other => panic!("expected a non-finite state, got {other:?}"),
     }

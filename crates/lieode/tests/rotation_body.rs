@@ -3,7 +3,7 @@
 
 use lieode::body::quaternion::{exp_pure, rotation_matrix};
 use lieode::body::{body_angular_velocity, lab_angular_velocity};
-use lieode::rotation::reference::reference_solution;
+use lieode::problems::reference::reference_solution;
 use lieode::rotation::{NoTorque, RigidBody, RotationalState};
 use nalgebra::{Matrix3, Quaternion, Vector3};
 

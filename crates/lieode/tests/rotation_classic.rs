@@ -7,12 +7,12 @@ use lieode::Error;
 use lieode::body::quaternion::{normalize, rotate, rotate_inverse, rotation_matrix};
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::problems::cylinder::dcm_relative_error;
+use lieode::problems::reference::{ambient_rhs, reference_solution};
 use lieode::rotation::buss::Buss;
 use lieode::rotation::catalogue;
 use lieode::rotation::fincham::Fincham;
 use lieode::rotation::johnson::Johnson;
 use lieode::rotation::mercurydpm::{MercuryDpm, lab_to_body};
-use lieode::rotation::reference::{ambient_rhs, reference_solution};
 use lieode::rotation::rk4::Rk4;
 use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{

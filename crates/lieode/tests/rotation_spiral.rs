@@ -6,11 +6,12 @@ use lieode::Error;
 use lieode::body::quaternion::rotate;
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::order::observed_order;
+use lieode::problems::reference::reference_solution;
 use lieode::rotation::OmegaIntegrator;
+use lieode::rotation::omega_integrator::EulerSsprk3;
 use lieode::rotation::omelyan::Omelyan;
-use lieode::rotation::reference::reference_solution;
 use lieode::rotation::spiral::Spiral;
-use lieode::rotation::spiral_leapfrog::{EulerSsprk3, SpiralLeapfrog};
+use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
 use lieode::rotation::spiral_magnus::SpiralMagnus;
 use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 use lieode::rotation::{

@@ -254,12 +254,12 @@ where
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             increment: zero.clone(),
-            summation: Summation::Hairer,
+            summation: Summation::default(),
         })
     }
 
     /// The method with the stage arguments rounded as `summation` says (default
-    /// [`Summation::Hairer`], bit-identical to `DOP853.f`).
+    /// [`Summation::LatencyOrdered`]; [`Summation::Hairer`] is bit-identical to `DOP853.f`).
     pub fn with_summation(mut self, summation: Summation) -> Self {
         self.summation = summation;
         self

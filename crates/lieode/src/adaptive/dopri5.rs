@@ -235,12 +235,12 @@ where
             k: std::array::from_fn(|_| zero.clone()),
             y_stage: zero.clone(),
             y_stiff: zero.clone(),
-            summation: Summation::Hairer,
+            summation: Summation::default(),
         })
     }
 
     /// The method with the stage arguments rounded as `summation` says (default
-    /// [`Summation::Hairer`], bit-identical to `DOPRI5.f`).
+    /// [`Summation::LatencyOrdered`]; [`Summation::Hairer`] is bit-identical to `DOPRI5.f`).
     pub fn with_summation(mut self, summation: Summation) -> Self {
         self.summation = summation;
         self

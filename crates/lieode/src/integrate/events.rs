@@ -225,3 +225,93 @@ fn illinois(
         iterations: LOCATE_MAX_ITERATIONS,
     })
 }
+
+/// The events of one step from `t_start` to `t1`, whose end state is `y1`: for each event, `g`
+/// on the ends of [`Event::subintervals`] equal pieces of the step (`g_prev[i]` holds its value
+/// at `t_start` and is updated to the value at `t1`), and the zero of every sign change located
+/// on the dense output `dense` (Illinois' method, [`locate`]). A terminal event ends the
+/// event's search in this step at its first zero. Returns the zeros in the order of time along
+/// the step, and the first terminal one (event index and time), if any.
+///
+/// # Errors
+/// [`Error::NonFiniteState`] naming the event function or the dense output at the time it was
+/// not finite; [`Error::NonConvergence`] if a zero cannot be located.
+pub(crate) fn step_events<S>(
+    events: &mut [Event<'_, S>],
+    g_prev: &mut [f64],
+    t_start: f64,
+    t1: f64,
+    y1: &S,
+    dense: impl Fn(f64) -> Result<S>,
+) -> Result<(Vec<EventHit<S>>, Option<(usize, f64)>)> {
+    let mut terminal: Option<(usize, f64)> = None;
+    let mut step_hits = Vec::new();
+    let direction = t1 - t_start;
+    for (i, e) in events.iter_mut().enumerate() {
+        let g1 = checked_g(&mut e.g, t1, y1)?;
+        // g on the ends of equal subintervals of the step; one zero per sign change.
+        let pieces = e.subintervals(t_start, t1);
+        let (mut ta, mut ga) = (t_start, g_prev[i]);
+        for k in 1..=pieces {
+            let (tb, gb) = if k == pieces {
+                (t1, g1)
+            } else {
+                let tb = t_start + (t1 - t_start) * (k as f64 / pieces as f64);
+                (tb, checked_g(&mut e.g, tb, &dense(tb)?)?)
+            };
+            if crosses(e.direction, ga, gb) {
+                let g = &mut e.g;
+                let mut failure = None;
+                let located = locate(
+                    |t| match dense(t) {
+                        Ok(y) => g(t, &y),
+                        Err(err) => {
+                            failure = Some(err);
+                            f64::NAN
+                        }
+                    },
+                    ta,
+                    ga,
+                    tb,
+                    gb,
+                );
+                if let Some(err) = failure {
+                    return Err(err);
+                }
+                if let Some(t_hit) = located? {
+                    step_hits.push(EventHit {
+                        index: i,
+                        t: t_hit,
+                        state: dense(t_hit)?,
+                    });
+                    if e.terminal {
+                        if terminal.is_none_or(|(_, tt)| (t_hit - tt) * direction < 0.0) {
+                            terminal = Some((i, t_hit));
+                        }
+                        break;
+                    }
+                }
+            }
+            (ta, ga) = (tb, gb);
+        }
+        g_prev[i] = g1;
+    }
+    step_hits.sort_by(|a, b| {
+        let key = |h: &EventHit<S>| (h.t - t_start) * direction.signum();
+        key(a).total_cmp(&key(b))
+    });
+    Ok((step_hits, terminal))
+}
+
+/// `g(t, y)`, or [`Error::NonFiniteState`] naming the event function at `t`.
+pub(crate) fn checked_g<S>(g: &mut dyn FnMut(f64, &S) -> f64, t: f64, y: &S) -> Result<f64> {
+    let v = g(t, y);
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Error::NonFiniteState {
+            what: "event function",
+            t,
+        })
+    }
+}

@@ -26,7 +26,7 @@ pub use solution::{Solution, StopReason};
 use crate::error::{Error, Result};
 pub use crate::stepper::{Span, Stats, StepReport, Stepper, StepperInfo};
 
-use events::{crosses, locate};
+use events::{checked_g, step_events};
 
 /// Integrates `problem` from `y0` over `span` with `stepper`.
 ///
@@ -140,70 +140,22 @@ where
             None
         };
         // Events: sign changes of g over the step, located on the dense output.
-        let mut terminal: Option<(usize, f64)> = None;
         if let Some(y1) = y1.as_ref().filter(|_| !options.events.is_empty()) {
-            let mut step_hits = Vec::new();
-            let direction = t1 - report.t_start;
             let dense = |t: f64| {
                 stepper.dense(t).ok_or(Error::NonFiniteState {
                     what: "dense output",
                     t,
                 })
             };
-            for (i, e) in options.events.iter_mut().enumerate() {
-                let g1 = checked_g(&mut e.g, t1, y1)?;
-                // g on the ends of equal subintervals of the step; one zero per sign change.
-                let pieces = e.subintervals(report.t_start, t1);
-                let (mut ta, mut ga) = (report.t_start, g_prev[i]);
-                for k in 1..=pieces {
-                    let (tb, gb) = if k == pieces {
-                        (t1, g1)
-                    } else {
-                        let tb =
-                            report.t_start + (t1 - report.t_start) * (k as f64 / pieces as f64);
-                        (tb, checked_g(&mut e.g, tb, &dense(tb)?)?)
-                    };
-                    if crosses(e.direction, ga, gb) {
-                        let g = &mut e.g;
-                        let mut failure = None;
-                        let located = locate(
-                            |t| match dense(t) {
-                                Ok(y) => g(t, &y),
-                                Err(err) => {
-                                    failure = Some(err);
-                                    f64::NAN
-                                }
-                            },
-                            ta,
-                            ga,
-                            tb,
-                            gb,
-                        );
-                        if let Some(err) = failure {
-                            return Err(err);
-                        }
-                        if let Some(t_hit) = located? {
-                            step_hits.push(EventHit {
-                                index: i,
-                                t: t_hit,
-                                state: dense(t_hit)?,
-                            });
-                            if e.terminal {
-                                if terminal.is_none_or(|(_, tt)| (t_hit - tt) * direction < 0.0) {
-                                    terminal = Some((i, t_hit));
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    (ta, ga) = (tb, gb);
-                }
-                g_prev[i] = g1;
-            }
-            step_hits.sort_by(|a, b| {
-                let key = |h: &EventHit<M::State>| (h.t - report.t_start) * direction.signum();
-                key(a).total_cmp(&key(b))
-            });
+            let (step_hits, terminal) = step_events(
+                &mut options.events,
+                &mut g_prev,
+                report.t_start,
+                t1,
+                y1,
+                dense,
+            )?;
+            let direction = t1 - report.t_start;
             if let Some((index, t_stop)) = terminal {
                 let cut = |h: &EventHit<M::State>| (h.t - t_stop) * direction <= 0.0;
                 hits.extend(step_hits.into_iter().filter(cut));
@@ -297,17 +249,5 @@ fn too_many_states(count: usize) -> Error {
         expected: "a record that fits in memory: Record::Every(k) with a larger k, \
                    Record::Ends, or observers"
             .into(),
-    }
-}
-
-fn checked_g<S>(g: &mut dyn FnMut(f64, &S) -> f64, t: f64, y: &S) -> Result<f64> {
-    let v = g(t, y);
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(Error::NonFiniteState {
-            what: "event function",
-            t,
-        })
     }
 }

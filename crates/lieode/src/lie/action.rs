@@ -83,7 +83,7 @@ impl<T: Real> UnitSphere<T> {
             });
         }
         let n = x.norm();
-        if n.is_finite() && n >= crate::lie::real(super::unit_quaternion::NORM_WITHOUT_SCALING) {
+        if n.is_finite() && n >= crate::lie::real(super::series::NORM_WITHOUT_SCALING) {
             return Ok(Self(x / n));
         }
         let scaled = x / largest;

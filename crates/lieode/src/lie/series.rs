@@ -56,6 +56,11 @@ pub(crate) fn reduce_rotation_vector<T: Real>(v: &nalgebra::Vector3<T>) -> nalge
 /// the lifted integrators live in.
 pub const SMALL_ANGLE_SQ: f64 = 0.25;
 
+/// Below this norm `|v|² = Σ v_i²` of a rotation vector, an axis or a quaternion has lost
+/// digits to underflow (its terms may be subnormal), so normalising divides by the largest
+/// entry first (SO(3)'s axis–angle constructor, the unit quaternions, the actions on S²).
+pub(crate) const NORM_WITHOUT_SCALING: f64 = 1e-146;
+
 /// Below this value of `θ²` the cancellation-prone functions `S₃ … S₅` and `C(θ)` use their
 /// Taylor series (twenty terms, exact to round-off for `θ < 2`); above it the closed forms lose
 /// at most one digit.

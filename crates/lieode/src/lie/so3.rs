@@ -21,9 +21,9 @@
 use nalgebra::{Const, Matrix3, SVector, Vector3};
 
 use super::series::{
-    asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders, reduce_rotation_vector,
+    NORM_WITHOUT_SCALING, asin_over_x, cos_sinc_versinc, dexp_inv_coefficient, higher_remainders,
+    reduce_rotation_vector,
 };
-use super::unit_quaternion::NORM_WITHOUT_SCALING;
 use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
 

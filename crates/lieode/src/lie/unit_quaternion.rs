@@ -21,14 +21,12 @@
 
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
-use super::series::{ASIN_SERIES_SQ, asin_over_x, cos_sinc, reduce_rotation_vector};
+use super::series::{
+    ASIN_SERIES_SQ, NORM_WITHOUT_SCALING, asin_over_x, cos_sinc, reduce_rotation_vector,
+};
 use super::so3::{So3, dexp_inv_vector, dexp_vector};
 use super::{LieAlgebra, LieGroup, Real, Side, real, to_f64};
 use crate::error::{Error, Result};
-
-/// Below this norm `|q|² = Σ q_i²` has lost digits to underflow (its terms may be subnormal),
-/// so normalising divides by the largest entry first.
-pub(crate) const NORM_WITHOUT_SCALING: f64 = 1e-146;
 
 /// Default tolerance of the unit-norm check of [`UnitQuat::from_quaternion`]: `| |q| − 1 |`.
 pub const UNIT_NORM_TOLERANCE: f64 = 1e-10;

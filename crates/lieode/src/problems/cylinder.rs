@@ -58,7 +58,7 @@
 //! `| |q′| − 1 | ≤ 1e-14`; the dense output agrees to `1.1e-14` with separate runs ending
 //! exactly at the query time (at `2e-15`, directly and in the frame co-rotating with the
 //! transverse `ω`: two formulations that agree with each other to `8e-15`); it agrees to `2e-13`
-//! with the ambient ℝ⁷ integration of [`crate::rotation::reference::reference_solution`] (at
+//! with the ambient ℝ⁷ integration of [`crate::problems::reference::reference_solution`] (at
 //! `1e-13`). At `rtol = atol = 1e-14` the dense output's error would be about `5e-14`. Either is
 //! far below the smallest error of the benchmark (≈ `5e-9`).
 //!
@@ -78,7 +78,9 @@
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
 use super::rigid_body::RigidBodyQuatState;
-use crate::adaptive::{ControllerParameters, DenseSegment, Dop853, Tolerances, VectorStepper};
+use crate::adaptive::{
+    ControllerParameters, DenseSegment, Dop853, Summation, Tolerances, VectorStepper,
+};
 use crate::body::quaternion::{rotation_matrix, times_pure};
 use crate::error::{Error, Result};
 use crate::integrate::{Options, Solution, integrate};
@@ -492,7 +494,10 @@ fn integrate_reference(
         max_steps: 10_000_000,
         ..ControllerParameters::dop853()
     };
-    let method = Dop853::new(Tolerances::scalar(tolerance, tolerance)?, parameters)?;
+    // Hairer's summation: the reference is the Fortran code's arithmetic, whatever the
+    // library's default.
+    let method = Dop853::new(Tolerances::scalar(tolerance, tolerance)?, parameters)?
+        .with_summation(Summation::Hairer);
     let spin = *spin;
     let mut rhs = move |t: f64, x: &SVector<f64, 4>| {
         let q = Quaternion::new(x[0], x[1], x[2], x[3]);

@@ -4,7 +4,7 @@
 //! Each [`KryslProblem`] carries the body, the spatial torque, the initial state `(R₀, Π₀)`
 //! (body momentum) and the final time of the paper's convergence study, and computes reference
 //! states independently of the methods under test: Hairer's DOP853 at `rtol = atol = 1e-13` on
-//! the ambient quaternion/angular-velocity ODE ([`crate::rotation::reference`]).
+//! the ambient quaternion/angular-velocity ODE ([`crate::problems::reference`]).
 //!
 //! | problem | `diag J` | torque | `R₀` | `Π₀` | `t_end` |
 //! |---|---|---|---|---|---|
@@ -27,7 +27,7 @@ use crate::lie::{LieGroup, Real};
 use crate::momentum::{
     CoulombWallTorque, HeavyTopTorque, MomentumState, SpatialTorque, TorqueFree,
 };
-use crate::rotation::reference::reference_solution;
+use crate::problems::reference::reference_solution;
 use crate::rotation::{LabTorque, RigidBody, RotationalState, TorqueField};
 
 /// The torque of one of Krysl's examples.

@@ -38,8 +38,10 @@
 pub mod boyle;
 pub mod cylinder;
 pub mod hairer;
+pub mod invariants;
 pub mod krysl;
 pub mod linear_so3;
+pub mod reference;
 pub mod rigid_body;
 pub mod sphere;
 pub mod spring_pair;

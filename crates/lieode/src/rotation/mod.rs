@@ -64,10 +64,8 @@ pub mod fincham;
 pub mod johnson;
 pub mod lie_engine;
 pub mod mercurydpm;
-pub mod observers;
 pub mod omega_integrator;
 pub mod omelyan;
-pub mod reference;
 pub mod rk4;
 pub mod spiral;
 pub mod spiral_leapfrog;
@@ -85,11 +83,14 @@ pub use fincham::Fincham;
 pub use johnson::Johnson;
 pub use lie_engine::LieEngine;
 pub use mercurydpm::MercuryDpm;
-pub use omega_integrator::{FixedStepOmega, FixedStepStages, FixedStepTableau, OmegaIntegrator};
+pub use omega_integrator::{
+    EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
+    OmegaIntegrator,
+};
 pub use omelyan::Omelyan;
 pub use rk4::Rk4;
 pub use spiral::Spiral;
-pub use spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3, SpiralLeapfrog};
+pub use spiral_leapfrog::SpiralLeapfrog;
 pub use spiral_magnus::SpiralMagnus;
 pub use spiral_omelyan::SpiralOmelyan;
 pub use split::{RotorFirst, SplitStep, TorquePoint};

@@ -25,7 +25,7 @@ const STAGES: usize = 4;
 /// q̇ = ½ q ⊗ (0, ω_b),    ω̇_b = ω̇(ω_b, τ(t, q, ω_b))   (Euler's equations, SPIRAL Eq. 8)
 /// ```
 ///
-/// (the right-hand side of [`crate::rotation::reference::ambient_rhs`]), one step
+/// (the right-hand side of [`crate::problems::reference::ambient_rhs`]), one step
 ///
 /// ```text
 /// k_i = F(t_n + c_i dt, x_n + dt Σ_{j<i} a_ij k_j),   x_{n+1} = x_n + dt Σ_i b_i k_i,

@@ -30,7 +30,7 @@ use crate::error::Result;
 ///
 /// The rotor is updated first (it needs `ω_n`); `exp(v) = (cos|v|, sin|v| v/|v|)`
 /// ([`exp_pure`], exact at `v = 0`, which is the paper's zero-norm guard). The angular-velocity
-/// map is [`EulerSsprk3`](super::spiral_leapfrog::EulerSsprk3) (the registry's SSPRK3 tableau) unless
+/// map is [`EulerSsprk3`](super::omega_integrator::EulerSsprk3) (the registry's SSPRK3 tableau) unless
 /// [`Spiral::with_omega_integrator`] chooses another explicit tableau.
 ///
 /// **Properties.** One torque evaluation per step, none at the start; not leapfrog

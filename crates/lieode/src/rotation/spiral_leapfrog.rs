@@ -1,8 +1,8 @@
 //! SPIRAL, leapfrog variant (del Valle et al. 2024, §2): the angular velocity at half steps by
 //! SSPRK3 on Euler's equations with the torque frozen, the rotor by one quaternion exponential.
 //!
-//! Also home of [`EulerSsprk3`], the SSPRK3 map on Euler's equations that every SPIRAL variant
-//! of the catalogue shares.
+//! The SSPRK3 map on Euler's equations that every SPIRAL variant of the catalogue shares,
+//! [`EulerSsprk3`], lives with the other ω integrators in [`super::omega_integrator`].
 
 use nalgebra::{Quaternion, Vector3};
 
@@ -18,159 +18,8 @@ use super::torque::TorqueField;
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
 use crate::error::{Error, Result};
-use crate::tableau::registry::SSPRK3;
 
-use super::omega_integrator::{
-    FixedStepOmega, FixedStepStages, OmegaIntegrator, add_scaled, products,
-};
-
-/// The number of stages of [`SSPRK3`].
-const STAGES: usize = 3;
-
-/// The three-stage strong-stability-preserving Runge–Kutta method of Shu and Osher (SSPRK3) on
-/// Euler's equations `ω' = ω̇(ω, τ)` (SPIRAL Eq. 8), with the coefficients taken from the
-/// registry's [`SSPRK3`] tableau.
-///
-/// With a frozen torque τ and `K_i = h k_i` this is SPIRAL Eqs. (9)–(10):
-///
-/// ```text
-/// K1 = h ω̇(ω, τ),  K2 = h ω̇(ω + K1, τ),  K3 = h ω̇(ω + (K1 + K2)/4, τ)
-/// ω(t + h) ≈ ω + (K1 + K2 + 4 K3)/6
-/// ```
-///
-/// computed in the Butcher form `k_i = ω̇(ω + h Σ_j a_ij k_j, τ_i)`, `ω + h Σ_i b_i k_i` —
-/// the same arithmetic as [`crate::engine::ExplicitRk`] with the SSPRK3 tableau. The step `h`
-/// may be negative (SPIRAL's half step back at the start).
-///
-/// # Examples
-/// ```
-/// use lieode::rotation::RigidBody;
-/// use lieode::rotation::spiral_leapfrog::EulerSsprk3;
-/// use nalgebra::Vector3;
-///
-/// let body = RigidBody::new([1.0, 2.0, 2.5])?;
-/// let map = EulerSsprk3::new();
-/// let (w, tau, h) = (Vector3::new(0.3, -0.9, 0.6), Vector3::new(0.5, 0.0, 0.0), 1e-2);
-/// // Eqs. (9)–(10) written out.
-/// let k1 = h * body.angular_acceleration(&w, &tau);
-/// let k2 = h * body.angular_acceleration(&(w + k1), &tau);
-/// let k3 = h * body.angular_acceleration(&(w + (k1 + k2) / 4.0), &tau);
-/// let spiral = w + (k1 + k2 + 4.0 * k3) / 6.0;
-/// assert!((map.advance(&body, &w, &tau, h) - spiral).norm() < 1e-15);
-/// # Ok::<(), lieode::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EulerSsprk3 {
-    a: [[f64; STAGES]; STAGES],
-    b: [f64; STAGES],
-    c: [f64; STAGES],
-}
-
-impl Default for EulerSsprk3 {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl EulerSsprk3 {
-    /// The map, with the coefficients copied from the registry's [`SSPRK3`] tableau.
-    pub fn new() -> Self {
-        let tableau = &SSPRK3;
-        Self {
-            a: std::array::from_fn(|i| std::array::from_fn(|j| tableau.a_ij(i, j))),
-            b: std::array::from_fn(|i| tableau.b[i]),
-            c: std::array::from_fn(|i| tableau.c[i]),
-        }
-    }
-
-    /// One step of size `h` from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10)
-    /// (the arithmetic of [`FixedStepSsprk3::advance`]).
-    #[inline]
-    pub fn advance(
-        &self,
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        torque: &Vector3<f64>,
-        h: f64,
-    ) -> Vector3<f64> {
-        self.with_step(body, h).advance(omega, torque)
-    }
-
-    /// The map for one body and one step size `h`, its coefficients multiplied out once: what a
-    /// fixed-step stepper holds.
-    pub fn with_step(&self, body: &RigidBody, h: f64) -> FixedStepSsprk3 {
-        FixedStepStages::new(&self.a, &self.b, body, h)
-    }
-
-    /// One step of size `h` from `omega` with the stage torques given by a model `torque(s)`
-    /// of the torque at the offset `s = c_i h` from the step's start:
-    /// `k_i = ω̇(ω + h Σ_j a_ij k_j, torque(c_i h))`, `ω + h Σ_i b_i k_i`.
-    ///
-    /// **Evaluation order.** With Euler's equations as `ω̇ = J⁻¹τ + κ ⊙ γ(ω)`,
-    /// `γ(ω) = (ω_y ω_z, ω_z ω_x, ω_x ω_y)` ([`RigidBody`]), the stage values and the result are
-    /// summed as
-    ///
-    /// ```text
-    /// W_i = ω + Σ_j a_ij h J⁻¹τ_j + Σ_j (a_ij h κ) ⊙ γ(W_j),   ω + Σ_i b_i h J⁻¹τ_i + Σ_i (b_i h κ) ⊙ γ(W_i)
-    /// ```
-    ///
-    /// — the same numbers up to rounding, but the chain of dependent operations from one stage
-    /// value to the next is one product, one scaling and one sum (three operations instead of
-    /// six), which is what bounds the cost of a step (SPIRAL's stages are sequential).
-    #[inline]
-    pub fn advance_with<F>(
-        &self,
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        h: f64,
-        mut torque: F,
-    ) -> Vector3<f64>
-    where
-        F: FnMut(f64) -> Vector3<f64>,
-    {
-        let g = body.gyroscopic_coefficients() * h;
-        let scale = body.inverse_inertia() * h;
-        let d: [Vector3<f64>; STAGES] =
-            std::array::from_fn(|i| scale.component_mul(&torque(self.c[i] * h)));
-        let mut gamma = [Vector3::zeros(); STAGES];
-        for (i, row) in self.a.iter().enumerate() {
-            let w = add_scaled(
-                add_torque(omega, row, &d, i),
-                &row.map(|a| g * a),
-                &gamma,
-                i,
-            );
-            gamma[i] = products(&w);
-        }
-        let weights = self.b.map(|b| g * b);
-        add_scaled(
-            add_torque(omega, &self.b, &d, STAGES),
-            &weights,
-            &gamma,
-            STAGES,
-        )
-    }
-}
-
-/// [`EulerSsprk3`] with a frozen torque, for one body and one step size `h`, the products of
-/// the tableau's coefficients with `h κ` and `h J⁻¹` computed once (the three-stage
-/// [`FixedStepStages`]). Built by [`EulerSsprk3::with_step`].
-pub type FixedStepSsprk3 = FixedStepStages<STAGES>;
-
-/// `ω + Σ_{j<n} c_j d_j`.
-#[inline]
-fn add_torque(
-    omega: &Vector3<f64>,
-    coefficients: &[f64; STAGES],
-    d: &[Vector3<f64>; STAGES],
-    n: usize,
-) -> Vector3<f64> {
-    let mut sum = *omega;
-    for (c, dj) in coefficients.iter().zip(d).take(n) {
-        sum += dj * *c;
-    }
-    sum
-}
+use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
 
 /// SPIRAL, leapfrog variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024, §2, Eqs. 7–10).
 ///

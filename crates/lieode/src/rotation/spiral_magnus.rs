@@ -3,7 +3,7 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::spiral_leapfrog::EulerSsprk3;
+use super::omega_integrator::EulerSsprk3;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
 use super::stepper::{

@@ -3,8 +3,8 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::omega_integrator::EulerSsprk3;
 use super::omelyan::{OmelyanLeapfrog, OmelyanVariant, half_step_start, sealed};
-use super::spiral_leapfrog::EulerSsprk3;
 use super::stepper::RotationalState;
 use super::torque::TorqueField;
 use crate::body::RigidBody;

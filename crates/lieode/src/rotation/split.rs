@@ -9,19 +9,7 @@ use super::stepper::{RotationalMethod, checked_torque};
 use super::torque::TorqueField;
 use crate::error::Result;
 
-/// Where a step evaluates its torque: the time, the rotor and the body angular velocity it
-/// hands to the torque field (or, for a many-body system, writes into the state the force model
-/// sees).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TorquePoint {
-    /// The time, `t_n` or `t_{n+1}` ([`SplitStep::TORQUE_AT_END`]).
-    pub t: f64,
-    /// The rotor.
-    pub q: Quaternion<f64>,
-    /// The body angular velocity (the method's estimate at `t`, e.g. `ω_{n−½}` for leapfrog
-    /// methods).
-    pub omega: Vector3<f64>,
-}
+pub use super::stepper::TorquePoint;
 
 /// A catalogue method whose step evaluates the torque exactly once, split at that evaluation:
 /// [`SplitStep::prepare`] computes the point the torque is taken at (and whatever the rest of

@@ -10,6 +10,20 @@ use crate::body::quaternion::normalize;
 use crate::error::{Error, Result};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo};
 
+/// Where a step evaluates its torque: the time, the rotor and the body angular velocity it
+/// hands to the torque field (or, for a many-body system, writes into the state the force model
+/// sees).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TorquePoint {
+    /// The time, `t_n` or `t_{n+1}` ([`SplitStep::TORQUE_AT_END`](crate::rotation::SplitStep::TORQUE_AT_END)).
+    pub t: f64,
+    /// The rotor.
+    pub q: Quaternion<f64>,
+    /// The body angular velocity (the method's estimate at `t`, e.g. `ω_{n−½}` for leapfrog
+    /// methods).
+    pub omega: Vector3<f64>,
+}
+
 /// The state of a rotating body at one time: the rotor `q` (body → lab, scalar first) and the
 /// body angular velocity `ω`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -706,8 +720,8 @@ impl StepperCore {
     /// Whether the stepper was started, and the carried state `(t_n, q_n, ω)` as the point a
     /// step takes its torque at.
     #[inline(always)]
-    pub fn carried(&self) -> (bool, super::split::TorquePoint) {
-        let at = super::split::TorquePoint {
+    pub fn carried(&self) -> (bool, TorquePoint) {
+        let at = TorquePoint {
             t: self.t,
             q: self.q,
             omega: self.omega,

@@ -10,7 +10,7 @@ use super::plan::{Plan, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
 use crate::error::Result;
-use crate::rotation::spiral_leapfrog::{EulerSsprk3, FixedStepSsprk3};
+use crate::rotation::omega_integrator::{EulerSsprk3, FixedStepSsprk3};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// SPIRAL's leapfrog rotation (del Valle et al. 2024, Eqs. 9–12) with the leapfrog (Störmer–

@@ -18,8 +18,7 @@ mod crouch_grossman;
 mod explicit;
 mod implicit;
 mod lie;
+mod validate;
 
-pub use butcher::{
-    ButcherTableau, CONSISTENCY_TOLERANCE, CommutatorFreeWeights, DenseOutput, ExponentialProduct,
-    Family,
-};
+pub use butcher::{ButcherTableau, CommutatorFreeWeights, DenseOutput, ExponentialProduct, Family};
+pub use validate::CONSISTENCY_TOLERANCE;

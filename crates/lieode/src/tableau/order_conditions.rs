@@ -91,14 +91,7 @@ pub const MAX_ORDER: usize = 8;
 /// or more digits); a wrong coefficient typically leaves a residual of `1e-3` or more.
 pub const ORDER_CONDITION_TOLERANCE: f64 = 1e-12;
 
-/// Which weights of a tableau to check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Weights {
-    /// The main weights `b`.
-    Main,
-    /// The embedded weights `b̂`.
-    Embedded,
-}
+pub use super::butcher::Weights;
 
 /// An (unordered) rooted tree, stored in a canonical form: its subtrees sorted in decreasing
 /// order (larger trees first), so equal trees compare equal.

@@ -1,11 +1,15 @@
+//! # The invariants of torque-free rotation, as observers
+//!
 //! Observers of a rotating body for [`crate::integrate::integrate`]: its kinetic energy and its
 //! angular momentum in the lab frame, recorded along a run as [`Series`] — the conserved
-//! quantities of torque-free motion, whose drift measures a method.
+//! quantities of torque-free motion (exact reference values: their initial ones), whose drift
+//! measures a method.
 //!
 //! # Examples
 //! ```
 //! use lieode::integrate::{Options, Record, integrate};
-//! use lieode::rotation::{NoTorque, RigidBody, RotationalState, catalogue, observers};
+//! use lieode::problems::invariants;
+//! use lieode::rotation::{NoTorque, RigidBody, RotationalState, catalogue};
 //! use lieode::stepper::Span;
 //! use nalgebra::{Quaternion, Vector3};
 //!
@@ -13,8 +17,8 @@
 //! let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
 //! // The largest relative drift of the energy and of |L| over 10 s of torque-free motion.
 //! let drifts = |name: &str, dt: f64| -> lieode::Result<(f64, f64)> {
-//!     let mut energy = observers::kinetic_energy(body).every(10)?;
-//!     let mut momentum = observers::angular_momentum_norm(body).every(10)?;
+//!     let mut energy = invariants::kinetic_energy(body).every(10)?;
+//!     let mut momentum = invariants::angular_momentum_norm(body).every(10)?;
 //!     let mut method = catalogue::stepper(name, body)?;
 //!     let span = Span::stride(0.0, dt, (10.0 / dt).round() as usize)?;
 //!     let options = Options::record(Record::Ends).observer(&mut energy).observer(&mut momentum);
@@ -31,9 +35,9 @@
 //! # Ok::<(), lieode::Error>(())
 //! ```
 
-use super::stepper::RotationalState;
 use crate::body::RigidBody;
 use crate::integrate::Series;
+use crate::rotation::RotationalState;
 
 /// The kinetic energy `½ ω·Jω` of the synchronised state, named `kinetic_energy`.
 pub fn kinetic_energy(body: RigidBody) -> Series<impl FnMut(f64, &RotationalState) -> f64> {
