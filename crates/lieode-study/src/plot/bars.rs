@@ -1,12 +1,11 @@
 //! Grouped bar charts: one value per category and group, e.g. the cost or the speed-up of each
-//! method (categories) for several target errors (groups).
-
-use std::path::Path;
+//! method (categories) for several target errors (groups); their validation, axes and table of
+//! values. Drawing and saving them are in `save.rs`.
 
 use super::axis::Axis;
-use super::chart::{self, Chart};
+use super::check;
 use super::curve::Scale;
-use super::figure::{Figure, FigureFiles};
+use super::figure::Figure;
 use super::style::BAR_BASE;
 use crate::csv::{Cell, Table};
 use crate::error::{Error, Result};
@@ -164,7 +163,7 @@ impl BarFigure {
 
     /// The error [`Error::Plot`] for this figure.
     fn error(&self, reason: impl Into<String>) -> Error {
-        chart::plot_error(&self.title, reason)
+        check::plot_error(&self.title, reason)
     }
 
     /// Checks that the figure can be drawn.
@@ -204,7 +203,7 @@ impl BarFigure {
                 )));
             }
             for (value, category) in group.values.iter().zip(&self.categories) {
-                chart::check_value(*value, scale, "y").map_err(|r| {
+                check::value(*value, scale, "y").map_err(|r| {
                     self.error(format!(
                         "group `{name}`, category `{category}`: the value {r}"
                     ))
@@ -212,11 +211,11 @@ impl BarFigure {
             }
         }
         if let Some((value, label)) = &self.reference_line {
-            chart::check_value(*value, scale, "y")
+            check::value(*value, scale, "y")
                 .map_err(|r| self.error(format!("reference line `{label}`: the value {r}")))?;
         }
-        chart::check_axis_label("y", &self.y_label).map_err(|r| self.error(r))?;
-        chart::check_size(self.size).map_err(|r| self.error(r))
+        check::axis_label("y", &self.y_label).map_err(|r| self.error(r))?;
+        check::size(self.size).map_err(|r| self.error(r))
     }
 
     /// The plotted data as a table with columns `series,category,value`: one row per bar,
@@ -237,26 +236,6 @@ impl BarFigure {
             }
         }
         Ok(table)
-    }
-
-    /// The figure as an SVG document: one `rect` element in the group's colour per bar.
-    ///
-    /// # Errors
-    /// Those of [`BarFigure::validate`] and [`register_font`](super::register_font);
-    /// [`Error::Plot`] if the layout or drawing fails.
-    pub fn to_svg(&self) -> Result<String> {
-        Chart::Bars(self).to_svg()
-    }
-
-    /// Writes `<stem>.svg`, `<stem>.png` and `<stem>.csv` (see [`BarFigure::to_table`]) into
-    /// `dir`, creating it if needed. Nothing is written if the figure is invalid.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `stem` if it is empty or contains a path separator;
-    /// those of [`BarFigure::validate`]; [`Error::Io`] naming the folder or file that cannot
-    /// be created or written; [`Error::Plot`] if drawing fails.
-    pub fn save(&self, dir: &Path, stem: &str) -> Result<FigureFiles> {
-        Chart::Bars(self).save(dir, stem)
     }
 
     /// The axes: categories `0 … n` along x; along y, the values and the reference line with

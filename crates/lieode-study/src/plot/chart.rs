@@ -1,22 +1,16 @@
-//! What line figures and bar figures share: the view of a figure that the layout and the
-//! renderer work from, the checks common to both, and writing the SVG, PNG and CSV files.
-
-use std::path::Path;
-
-use plotters::prelude::*;
+//! One view of a figure of either kind, a line [`Figure`] or a [`BarFigure`]: what the layout,
+//! the renderer and the saving code ask of a figure, answered for both kinds.
 
 use super::axis::Axis;
 use super::bars::BarFigure;
-use super::curve::{Curve, Scale};
-use super::figure::{Figure, FigureFiles};
-use super::layout::Layout;
-use super::render::{self, Target};
+use super::check;
+use super::curve::Curve;
+use super::figure::Figure;
 use super::style::{LEGEND_SAMPLE, LEGEND_SWATCH};
 use crate::csv::Table;
 use crate::error::{Error, Result};
-use crate::files::write_file;
 
-/// A figure of either kind, as the layout and the renderer see it.
+/// A figure of either kind, as the layout, the renderer and the saving code see it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Chart<'a> {
     /// Curves over a numeric x axis.
@@ -24,10 +18,6 @@ pub(crate) enum Chart<'a> {
     /// Groups of bars over named categories.
     Bars(&'a BarFigure),
 }
-
-/// The smallest and largest accepted sizes, in pixels.
-const MIN_SIZE: (u32, u32) = (320, 240);
-const MAX_SIZE: u32 = 4000;
 
 impl<'a> Chart<'a> {
     pub(crate) fn title(self) -> &'a str {
@@ -116,7 +106,7 @@ impl<'a> Chart<'a> {
 
     /// The error [`Error::Plot`] for this figure.
     pub(crate) fn error(self, reason: impl Into<String>) -> Error {
-        plot_error(self.title(), reason)
+        check::plot_error(self.title(), reason)
     }
 
     /// Checks that the figure can be drawn.
@@ -128,152 +118,10 @@ impl<'a> Chart<'a> {
     }
 
     /// The plotted data (which also validates the figure).
-    fn to_table(self) -> Result<Table> {
+    pub(crate) fn to_table(self) -> Result<Table> {
         match self {
             Chart::Curves(f) => f.to_table(),
             Chart::Bars(b) => b.to_table(),
         }
-    }
-
-    /// The figure as an SVG document.
-    pub(crate) fn to_svg(self) -> Result<String> {
-        self.validate()?;
-        let layout = self.plan()?;
-        self.svg_with(&layout)
-    }
-
-    /// Writes `<stem>.svg`, `<stem>.png` and `<stem>.csv` into `dir`, creating it if needed.
-    /// Nothing is written if the stem is bad, the figure is invalid or the layout fails.
-    pub(crate) fn save(self, dir: &Path, stem: &str) -> Result<FigureFiles> {
-        check_stem(stem)?;
-        let table = self.to_table()?;
-        let layout = self.plan()?;
-        let svg = self.svg_with(&layout)?;
-        std::fs::create_dir_all(dir).map_err(|e| Error::Io {
-            operation: "create the folder",
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let files = FigureFiles {
-            svg: dir.join(format!("{stem}.svg")),
-            png: dir.join(format!("{stem}.png")),
-            csv: dir.join(format!("{stem}.csv")),
-        };
-        table.write(&files.csv)?;
-        write_file(&files.svg, &svg)?;
-        self.write_png(&layout, &files.png)?;
-        Ok(files)
-    }
-
-    fn plan(self) -> Result<Layout> {
-        super::register_font()?;
-        Layout::plan(self).map_err(|reason| self.error(reason))
-    }
-
-    fn svg_with(self, layout: &Layout) -> Result<String> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, self.size()).into_drawing_area();
-            render::draw(self, layout, &root, Target::Svg).map_err(|r| self.error(r))?;
-            root.present().map_err(|e| self.error(e.to_string()))?;
-        }
-        Ok(render::svg_dashes(svg))
-    }
-
-    /// Writes the PNG: drawn at a multiple of the size and averaged down, which smooths
-    /// lines and markers (the bitmap backend does not anti-alias them).
-    fn write_png(self, layout: &Layout, path: &Path) -> Result<()> {
-        let (w, h) = self.size();
-        let s = supersampling(w, h);
-        let (bw, bh) = (w * s, h * s);
-        let mut big = vec![255u8; (bw as usize) * (bh as usize) * 3];
-        {
-            let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
-            render::draw(self, layout, &root, Target::Bitmap { scale: s })
-                .map_err(|r| self.error(r))?;
-            root.present().map_err(|e| self.error(e.to_string()))?;
-        }
-        let small = render::downsample(&big, (bw, bh), s);
-        let io = |e: &dyn std::fmt::Display| Error::Io {
-            operation: "write",
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let mut out = BitMapBackend::new(path, (w, h));
-        out.blit_bitmap((0, 0), (w, h), &small)
-            .map_err(|e| io(&e))?;
-        out.present().map_err(|e| io(&e))
-    }
-}
-
-/// The error [`Error::Plot`] for the figure titled `title`.
-pub(crate) fn plot_error(title: &str, reason: impl Into<String>) -> Error {
-    Error::Plot {
-        figure: if title.is_empty() {
-            "(untitled)".into()
-        } else {
-            title.into()
-        },
-        reason: reason.into(),
-    }
-}
-
-/// Why a figure of `size` pixels cannot be drawn, if it cannot.
-pub(crate) fn check_size((w, h): (u32, u32)) -> std::result::Result<(), String> {
-    if w < MIN_SIZE.0 || h < MIN_SIZE.1 || w > MAX_SIZE || h > MAX_SIZE {
-        return Err(format!(
-            "size {w}×{h} pixels is outside {}×{} … {MAX_SIZE}×{MAX_SIZE}",
-            MIN_SIZE.0, MIN_SIZE.1
-        ));
-    }
-    Ok(())
-}
-
-/// Why an axis label cannot be used, if it cannot: it is empty.
-pub(crate) fn check_axis_label(axis: &str, label: &str) -> std::result::Result<(), String> {
-    if label.trim().is_empty() {
-        return Err(format!(
-            "the {axis} axis has no label (name the quantity and its unit)"
-        ));
-    }
-    Ok(())
-}
-
-/// Why `v` cannot be plotted on an axis of `scale`, if it cannot, as the end of a sentence
-/// naming the value: `= NaN is not finite`.
-pub(crate) fn check_value(v: f64, scale: Scale, axis: &str) -> std::result::Result<(), String> {
-    if !v.is_finite() {
-        return Err(format!("= {v} is not finite"));
-    }
-    if scale == Scale::Log && v <= 0.0 {
-        return Err(format!(
-            "= {v:e} is not positive, but the {axis} axis is logarithmic"
-        ));
-    }
-    Ok(())
-}
-
-/// Checks that `stem` is a plain file name.
-fn check_stem(stem: &str) -> Result<()> {
-    if stem.is_empty() || stem.contains(['/', '\\']) || stem == "." || stem == ".." {
-        return Err(Error::InvalidParameter {
-            name: "stem",
-            value: format!("{stem:?}"),
-            expected: "a non-empty file name without separators".into(),
-        });
-    }
-    Ok(())
-}
-
-/// The supersampling factor of the PNG: 3 × 3 samples per pixel, fewer for large figures to
-/// bound the memory (≈ 27 bytes per pixel at 3).
-fn supersampling(w: u32, h: u32) -> u32 {
-    let pixels = u64::from(w) * u64::from(h);
-    if pixels <= 2_000_000 {
-        3
-    } else if pixels <= 5_000_000 {
-        2
-    } else {
-        1
     }
 }

@@ -1,9 +1,8 @@
-//! A figure: its curves, axes and reference lines; validation and saving as SVG, PNG and CSV.
-
-use std::path::{Path, PathBuf};
+//! A line figure: its curves, axes and reference lines, their validation and the table of the
+//! plotted points. Drawing and saving it are in `save.rs`.
 
 use super::axis::Axis;
-use super::chart::{self, Chart};
+use super::check;
 use super::curve::{Curve, CurveStyle, Scale};
 use crate::csv::{Cell, Table};
 use crate::error::{Error, Result};
@@ -27,18 +26,6 @@ pub struct Figure {
     reference_lines: Vec<Curve>,
     style: CurveStyle,
     size: (u32, u32),
-}
-
-/// The files [`Figure::save`] and [`BarFigure::save`](super::BarFigure::save) wrote.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FigureFiles {
-    /// The vector image, `<stem>.svg`.
-    pub svg: PathBuf,
-    /// The bitmap, `<stem>.png`.
-    pub png: PathBuf,
-    /// The plotted data, `<stem>.csv`: columns `series,x,y` for a [`Figure`],
-    /// `series,category,value` for a [`BarFigure`](super::BarFigure).
-    pub csv: PathBuf,
 }
 
 impl Figure {
@@ -165,7 +152,7 @@ impl Figure {
 
     /// The error [`Error::Plot`] for this figure.
     pub(crate) fn error(&self, reason: impl Into<String>) -> Error {
-        chart::plot_error(&self.title, reason)
+        check::plot_error(&self.title, reason)
     }
 
     /// Checks that the figure can be drawn.
@@ -188,9 +175,9 @@ impl Figure {
             }
         }
         for (axis, label) in [("x", &self.x_label), ("y", &self.y_label)] {
-            chart::check_axis_label(axis, label).map_err(|r| self.error(r))?;
+            check::axis_label(axis, label).map_err(|r| self.error(r))?;
         }
-        chart::check_size(self.size).map_err(|r| self.error(r))
+        check::size(self.size).map_err(|r| self.error(r))
     }
 
     fn validate_curve(&self, kind: &str, c: &Curve) -> Result<()> {
@@ -207,7 +194,7 @@ impl Figure {
         }
         for (axis, values, scale) in [("x", &c.x, self.x_scale), ("y", &c.y, self.y_scale)] {
             for (i, &v) in values.iter().enumerate() {
-                chart::check_value(v, scale, axis)
+                check::value(v, scale, axis)
                     .map_err(|r| self.error(format!("{kind} `{name}`: {axis}[{i}] {r}")))?;
             }
         }
@@ -232,26 +219,6 @@ impl Figure {
             }
         }
         Ok(table)
-    }
-
-    /// The figure as an SVG document.
-    ///
-    /// # Errors
-    /// Those of [`Figure::validate`] and [`register_font`](super::register_font);
-    /// [`Error::Plot`] if the layout or drawing fails.
-    pub fn to_svg(&self) -> Result<String> {
-        Chart::Curves(self).to_svg()
-    }
-
-    /// Writes `<stem>.svg`, `<stem>.png` and `<stem>.csv` (see [`Figure::to_table`]) into
-    /// `dir`, creating it if needed. Nothing is written if the figure is invalid.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `stem` if it is empty or contains a path separator;
-    /// those of [`Figure::validate`]; [`Error::Io`] naming the folder or file that cannot be
-    /// created or written; [`Error::Plot`] if drawing fails.
-    pub fn save(&self, dir: &Path, stem: &str) -> Result<FigureFiles> {
-        Chart::Curves(self).save(dir, stem)
     }
 
     /// The axes covering all points of the curves and reference lines, with some padding.

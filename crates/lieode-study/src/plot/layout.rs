@@ -5,11 +5,11 @@
 
 use plotters::style::{FontDesc, FontFamily, FontStyle};
 
-use super::FONT_FAMILY;
 use super::axis::{Axis, Tick, Ticks};
 use super::bars::BarFigure;
 use super::chart::Chart;
 use super::curve::{Curve, CurveStyle, Scale};
+use super::font::FONT_FAMILY;
 use super::style::{
     ANNOTATION_SIZE, AXIS_LABEL_SIZE, BAR_GROUP_WIDTH, GAP, LEGEND_INSET, LEGEND_PADDING,
     LEGEND_SIZE, MARGIN, MARKER_RADIUS, MAX_UPRIGHT_LABELS, TICK_LABEL_SIZE, TICK_LENGTH,

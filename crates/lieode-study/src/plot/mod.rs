@@ -38,47 +38,18 @@ mod axis;
 mod bars;
 mod builders;
 mod chart;
+mod check;
 mod curve;
 mod figure;
+mod font;
 mod layout;
 mod render;
+mod save;
 mod style;
-
-use std::sync::OnceLock;
-
-use crate::error::{Error, Result};
 
 pub use bars::{BarFigure, BarGroup, bar_figure};
 pub use builders::{WorkAxis, convergence_figure, time_figure, work_precision_figure};
 pub use curve::{Curve, CurveStyle, Scale};
-pub use figure::{Figure, FigureFiles};
-
-/// The font family every figure's text uses: the name under which the bundled DejaVu Sans is
-/// registered for bitmap rendering, and the CSS `font-family` the SVG files name (with
-/// `sans-serif` as the fallback for viewers without DejaVu Sans).
-pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
-
-/// DejaVu Sans (licence in `assets/fonts/LICENSE-DejaVu.txt`), bundled so that PNG files render
-/// the same on a machine without any system font.
-static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-
-/// Registers the bundled font under [`FONT_FAMILY`] with the text renderer. Idempotent: the
-/// first call registers, later calls return the first call's outcome. Every save calls it.
-///
-/// # Errors
-/// [`Error::Plot`] if the font data cannot be parsed (a corrupted build).
-pub fn register_font() -> Result<()> {
-    static REGISTERED: OnceLock<bool> = OnceLock::new();
-    let ok = *REGISTERED.get_or_init(|| {
-        plotters::style::register_font(FONT_FAMILY, plotters::style::FontStyle::Normal, DEJAVU_SANS)
-            .is_ok()
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Plot {
-            figure: "(font registration)".into(),
-            reason: "the bundled DejaVu Sans font cannot be parsed".into(),
-        })
-    }
-}
+pub use figure::Figure;
+pub use font::{FONT_FAMILY, register_font};
+pub use save::FigureFiles;

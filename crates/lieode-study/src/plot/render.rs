@@ -7,11 +7,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, FontStyle, FontTransform};
 
-use super::FONT_FAMILY;
 use super::axis::Ticks;
 use super::chart::Chart;
 use super::curve::CurveStyle;
 use super::figure::Figure;
+use super::font::FONT_FAMILY;
 use super::layout::{GLYPH_SCALE, Layout, Rect};
 use super::style::{
     self, ANNOTATION_SIZE, DASH, GAP, GRID_MAJOR, GRID_MINOR, INK, LEGEND_EDGE, LEGEND_OPACITY,
