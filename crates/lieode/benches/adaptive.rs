@@ -96,8 +96,8 @@ fn bench(c: &mut Criterion) {
         for tol in [1e-6, 1e-9, 1e-12] {
             let t = Tolerances::scalar(tol, tol).unwrap();
             let summations = [
-                ("", Summation::Hairer),
-                (" latency-ordered", Summation::LatencyOrdered),
+                (" Hairer", Summation::Hairer),
+                (" latency-ordered (default)", Summation::LatencyOrdered),
             ];
             for (label, summation) in summations {
                 g.bench_function(format!("lieode Dop853{label} {tol:e}"), |b| {

@@ -2,7 +2,15 @@
 //!
 //! Integrators for ODEs whose state lives on a Lie group — rotations, rigid motions, unit
 //! quaternions, matrix groups and their products — built on an exact, scalar-generic Lie-group
-//! layer ([`lie`]). See `docs/notation.md` for the conventions every module follows.
+//! layer ([`lie`]). The conventions every module follows (quaternion order, the rotor's
+//! direction, the two trivialisations, the order of products of exponentials) are fixed in
+//! [`docs/notation.md`](https://github.com/lieode/lieode/blob/main/docs/notation.md); the
+//! measured results behind every claim are in the repository's
+//! [`docs/`](https://github.com/lieode/lieode/tree/main/docs).
+//!
+//! Its default build depends on `nalgebra`, `num-dual`, `thiserror`, `approx` and (the
+//! `parallel` feature, for many bodies at once) `rayon`. Studies and figures of methods are
+//! in the companion crate [`lieode-study`](https://docs.rs/lieode-study).
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),

@@ -549,3 +549,16 @@ fn add_torque(
     }
     sum
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_tableau_has_the_stage_count_the_map_assumes() {
+        assert_eq!(SSPRK3.stages, STAGES);
+        assert_eq!(SSPRK3.a.len(), STAGES * STAGES);
+        assert_eq!(SSPRK3.b.len(), STAGES);
+        assert_eq!(SSPRK3.c.len(), STAGES);
+    }
+}
