@@ -15,6 +15,9 @@ cargo test --release --workspace
 # Each example, as `<package> <name> [arguments]`: a smoke run, small but complete.
 EXAMPLES=(
     "lieode custom_tableau"
+    "lieode rigid_body_methods"
+    "lieode angular_velocity"
+    "lieode-study my_method_study"
     "lieode adaptive_timing 1"
     "lieode-reproduce reproduce"
     "lieode-reproduce compare_outputs target/lieode-smoke target/lieode-smoke"
