@@ -174,8 +174,11 @@ fn final_rotor<F: Formulation<0>>(formulation: &F, y: &F::State) -> [f64; 4] {
 /// them in the fifth digit.
 fn dop853<const N: usize>(tol: f64) -> Result<VectorStepper<Dop853<Const<N>>, N>> {
     Ok(VectorStepper::new(
-        Dop853::new(Tolerances::scalar(0.0, tol)?, ControllerParameters::dop853())?
-            .with_summation(Summation::Hairer),
+        Dop853::new(
+            Tolerances::scalar(0.0, tol)?,
+            ControllerParameters::dop853(),
+        )?
+        .with_summation(Summation::Hairer),
     ))
 }
 

@@ -731,8 +731,16 @@ fn check_step_ends<M: AdaptiveMethod<Const<4>>>(mut method: M) {
 
 #[test]
 fn dense_output_at_step_ends_equals_the_step_values() {
-    check_step_ends(Dopri5::new(tolerances(1e-8), ControllerParameters::dopri5()).unwrap());
-    check_step_ends(Dop853::new(tolerances(1e-8), ControllerParameters::dop853()).unwrap());
+    check_step_ends(
+        Dopri5::new(tolerances(1e-8), ControllerParameters::dopri5())
+            .unwrap()
+            .with_summation(Summation::Hairer),
+    );
+    check_step_ends(
+        Dop853::new(tolerances(1e-8), ControllerParameters::dop853())
+            .unwrap()
+            .with_summation(Summation::Hairer),
+    );
 }
 
 /// Least-squares slope of `log e` against `log h`.
@@ -783,7 +791,9 @@ fn dense_outputs_have_orders_4_and_7() {
         .iter()
         .map(|&h| {
             dense_local_error(
-                Dopri5::new(loose(), with_h(ControllerParameters::dopri5(), h)).unwrap(),
+                Dopri5::new(loose(), with_h(ControllerParameters::dopri5(), h))
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
                 h,
             )
         })
@@ -792,7 +802,9 @@ fn dense_outputs_have_orders_4_and_7() {
         .iter()
         .map(|&h| {
             dense_local_error(
-                Dop853::new(loose(), with_h(ControllerParameters::dop853(), h)).unwrap(),
+                Dop853::new(loose(), with_h(ControllerParameters::dop853(), h))
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
                 h,
             )
         })
@@ -939,8 +951,16 @@ fn max_steps_exceeded_where_hairer_stops() {
             ..default_parameters(solver)
         };
         let (err, stats) = match solver {
-            Solver::Dopri5 => failing_arenstorf(Dopri5::new(tolerances(1e-7), parameters).unwrap()),
-            Solver::Dop853 => failing_arenstorf(Dop853::new(tolerances(1e-7), parameters).unwrap()),
+            Solver::Dopri5 => failing_arenstorf(
+                Dopri5::new(tolerances(1e-7), parameters)
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
+            ),
+            Solver::Dop853 => failing_arenstorf(
+                Dop853::new(tolerances(1e-7), parameters)
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
+            ),
         };
         match err {
             Error::MaxStepsExceeded { t, steps } => {
@@ -1022,14 +1042,18 @@ fn step_size_underflow_at_a_finite_time_blow_up() {
         let y0 = Vector1::new(1.0);
         let (err, stats) = match solver {
             Solver::Dopri5 => failing_run(
-                Dopri5::new(tolerances(1e-6), p).unwrap(),
+                Dopri5::new(tolerances(1e-6), p)
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
                 blow_up,
                 true,
                 y0,
                 2.0,
             ),
             Solver::Dop853 => failing_run(
-                Dop853::new(tolerances(1e-6), p).unwrap(),
+                Dop853::new(tolerances(1e-6), p)
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
                 blow_up,
                 true,
                 y0,
@@ -1063,7 +1087,9 @@ fn stiffness_is_counted_or_reported_where_hairer_detects_it() {
     };
     let vdp = Vector2::new(2.0, 0.0);
     let (err, stats) = failing_run(
-        Dopri5::new(tolerances(1e-4), fail(1000)).unwrap(),
+        Dopri5::new(tolerances(1e-4), fail(1000))
+            .unwrap()
+            .with_summation(Summation::Hairer),
         van_der_pol(1e-3),
         true,
         vdp,
@@ -1085,7 +1111,9 @@ fn stiffness_is_counted_or_reported_where_hairer_detects_it() {
         ..default_parameters(Solver::Dop853)
     };
     let (err, stats) = failing_run(
-        Dop853::new(tolerances(1e-4), p853).unwrap(),
+        Dop853::new(tolerances(1e-4), p853)
+            .unwrap()
+            .with_summation(Summation::Hairer),
         van_der_pol(1e-3),
         true,
         vdp,
@@ -1206,14 +1234,18 @@ fn a_non_finite_right_hand_side_is_a_non_finite_state() {
             let p = default_parameters(solver);
             let (err, _) = match solver {
                 Solver::Dopri5 => failing_run(
-                    Dopri5::new(tolerances(1e-8), p).unwrap(),
+                    Dopri5::new(tolerances(1e-8), p)
+                        .unwrap()
+                        .with_summation(Summation::Hairer),
                     nan_late,
                     check,
                     y0,
                     2.0,
                 ),
                 Solver::Dop853 => failing_run(
-                    Dop853::new(tolerances(1e-8), p).unwrap(),
+                    Dop853::new(tolerances(1e-8), p)
+                        .unwrap()
+                        .with_summation(Summation::Hairer),
                     nan_late,
                     check,
                     y0,
@@ -1231,7 +1263,9 @@ fn a_non_finite_right_hand_side_is_a_non_finite_state() {
     // NaN at the start.
     let nan = |_t: f64, _y: &Vector2<f64>| Vector2::new(f64::NAN, 0.0);
     let (err, _) = failing_run(
-        Dopri5::new(tolerances(1e-8), ControllerParameters::dopri5()).unwrap(),
+        Dopri5::new(tolerances(1e-8), ControllerParameters::dopri5())
+            .unwrap()
+            .with_summation(Summation::Hairer),
         nan,
         false,
         y0,
@@ -1251,12 +1285,16 @@ fn rebase_with_the_same_state_changes_nothing_and_steps_after_the_end_do_nothing
     for solver in [Solver::Dopri5, Solver::Dop853] {
         let reference = run(solver, Problem::Vdp1, 1e-7, false);
         let (stats, y) = match solver {
-            Solver::Dopri5 => {
-                rebased(Dopri5::new(tolerances(1e-7), ControllerParameters::dopri5()).unwrap())
-            }
-            Solver::Dop853 => {
-                rebased(Dop853::new(tolerances(1e-7), ControllerParameters::dop853()).unwrap())
-            }
+            Solver::Dopri5 => rebased(
+                Dopri5::new(tolerances(1e-7), ControllerParameters::dopri5())
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
+            ),
+            Solver::Dop853 => rebased(
+                Dop853::new(tolerances(1e-7), ControllerParameters::dop853())
+                    .unwrap()
+                    .with_summation(Summation::Hairer),
+            ),
         };
         assert_eq!(counts(&stats), counts(&reference.stats));
         assert_eq!(y, reference.y);
