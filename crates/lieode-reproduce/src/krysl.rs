@@ -497,7 +497,7 @@ pub fn hamiltonian_run(
 /// `sample_time`), on up to two threads.
 ///
 /// # Errors
-/// [`Error::NonConvergence`] naming the methods whose implicit solves failed, and when; those
+/// [`lieode::Error::NonConvergence`] naming the methods whose implicit solves failed, and when; those
 /// of [`hamiltonian_run`] and [`step_count`].
 pub fn hamiltonian_runs(
     problem: &KryslProblem,

@@ -16,7 +16,7 @@
 //! | reproduction | folder | what it shows |
 //! |---|---|---|
 //! | [`group_tour`] | `group_tour/` | SO(3) three ways, map by map |
-//! | [`hairer_reference`] | `hairer_reference/` | DOPRI5, DOP853, ODEX statistics as Hairer's codes |
+//! | [`hairer_reference()`] | `hairer_reference/` | DOPRI5, DOP853, ODEX statistics as Hairer's codes |
 //! | [`convergence_demo`] | `convergence_demo/` | orders of Munthe-Kaas methods on SO(3) × ℝ³ |
 //! | [`work_precision_demo`] | `work_precision_demo/` | fixed-step and adaptive methods: error vs work |
 //! | [`spiral_paper`] | `spiral_paper/` | the SPIRAL paper's benchmark: Figs. 2–5, A.8, A.9 and Table 2 |
@@ -240,7 +240,7 @@ pub fn group_tour() -> Result<Report> {
     Ok(report)
 }
 
-/// Hairer's reference runs ([`crate::hairer_reference`]): writes
+/// Hairer's reference runs ([`mod@crate::hairer_reference`]): writes
 /// `hairer_reference/counts.csv`.
 ///
 /// # Errors

@@ -226,6 +226,10 @@ fn illinois(
     })
 }
 
+/// The zeros found in one step, in the order of time along it, and the first terminal one
+/// (event index and time), if any.
+pub(crate) type StepEvents<S> = (Vec<EventHit<S>>, Option<(usize, f64)>);
+
 /// The events of one step from `t_start` to `t1`, whose end state is `y1`: for each event, `g`
 /// on the ends of [`Event::subintervals`] equal pieces of the step (`g_prev[i]` holds its value
 /// at `t_start` and is updated to the value at `t1`), and the zero of every sign change located
@@ -243,7 +247,7 @@ pub(crate) fn step_events<S>(
     t1: f64,
     y1: &S,
     dense: impl Fn(f64) -> Result<S>,
-) -> Result<(Vec<EventHit<S>>, Option<(usize, f64)>)> {
+) -> Result<StepEvents<S>> {
     let mut terminal: Option<(usize, f64)> = None;
     let mut step_hits = Vec::new();
     let direction = t1 - t_start;

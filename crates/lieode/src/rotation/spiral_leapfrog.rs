@@ -2,7 +2,7 @@
 //! SSPRK3 on Euler's equations with the torque frozen, the rotor by one quaternion exponential.
 //!
 //! The SSPRK3 map on Euler's equations that every SPIRAL variant of the catalogue shares,
-//! [`EulerSsprk3`], lives with the other ω integrators in [`super::omega_integrator`].
+//! [`EulerSsprk3`](super::omega_integrator::EulerSsprk3), lives with the other ω integrators in [`super::omega_integrator`].
 
 use nalgebra::{Quaternion, Vector3};
 
