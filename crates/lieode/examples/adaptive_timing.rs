@@ -165,7 +165,7 @@ fn main() -> lieode::Result<()> {
         for (which, name) in names.iter().enumerate() {
             let peer = if which < 3 { 2 } else { 5 };
             println!(
-                "tol {tol:e}  {name:30} {:8.2} µs  {:.3} × ode_solvers",
+                "tol {tol:e}  {name:42} {:8.2} µs  {:.3} × ode_solvers",
                 median[which],
                 median[which] / median[peer]
             );
