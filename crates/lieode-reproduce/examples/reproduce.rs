@@ -51,13 +51,13 @@ fn main() -> lieode_reproduce::Result<ExitCode> {
         chosen
     };
 
-    let total = chosen.iter().map(|r| r.nominal_seconds).sum();
+    let total = chosen.iter().map(|r| r.nominal_cost).sum();
     let progress = Progress::new("reproduce", total);
     let mut reports = Vec::new();
     for r in &chosen {
         let start = std::time::Instant::now();
         let report = {
-            let _section = progress.section(r.nominal_seconds, r.name);
+            let _section = progress.section(r.nominal_cost, r.name);
             (r.run)()?
         };
         progress.println(&format!(

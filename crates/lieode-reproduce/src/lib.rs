@@ -67,8 +67,8 @@ use crate::output::{output_dir, output_root, write_file};
 use crate::tour::{tour_csv, tour_table};
 
 /// A reproduction: its name (its folder under the output root, and its argument to
-/// `examples/reproduce.rs`), its title, the call that runs it, and its nominal cost in seconds
-/// (measured on two cores; it weighs the reproduction in the estimate of what remains).
+/// `examples/reproduce.rs`), its title, the call that runs it, and its nominal cost in tenths
+/// of a second (measured on two cores; it weighs the reproduction in the progress of a run).
 #[derive(Debug, Clone, Copy)]
 pub struct Reproduction {
     /// The name.
@@ -77,8 +77,8 @@ pub struct Reproduction {
     pub title: &'static str,
     /// The call.
     pub run: fn() -> Result<Report>,
-    /// Its nominal cost in seconds.
-    pub nominal_seconds: u64,
+    /// Its nominal cost, in tenths of a second (at least 1).
+    pub nominal_cost: u64,
 }
 
 /// Every reproduction, in the order `reproduce` runs them.
@@ -87,61 +87,61 @@ pub const REPRODUCTIONS: [Reproduction; 10] = [
         name: "group_tour",
         title: "group tour",
         run: group_tour,
-        nominal_seconds: 1,
+        nominal_cost: 1,
     },
     Reproduction {
         name: "hairer_reference",
         title: "Hairer's reference runs",
         run: hairer_reference,
-        nominal_seconds: 1,
+        nominal_cost: 1,
     },
     Reproduction {
         name: "convergence_demo",
         title: "convergence demo",
         run: convergence_demo,
-        nominal_seconds: 1,
+        nominal_cost: 1,
     },
     Reproduction {
         name: "work_precision_demo",
         title: "work–precision demo",
         run: work_precision_demo,
-        nominal_seconds: 1,
+        nominal_cost: 2,
     },
     Reproduction {
         name: "spiral_paper",
         title: "SPIRAL paper (del Valle et al. 2024)",
         run: spiral_paper,
-        nominal_seconds: 27,
+        nominal_cost: 266,
     },
     Reproduction {
         name: "krysl_paper",
         title: "Krysl's paper (2007)",
         run: krysl_paper,
-        nominal_seconds: 6,
+        nominal_cost: 61,
     },
     Reproduction {
         name: "boyle_paper",
         title: "Boyle's paper (2017)",
         run: boyle_paper,
-        nominal_seconds: 13,
+        nominal_cost: 130,
     },
     Reproduction {
         name: "many_bodies",
         title: "many bodies: SPIRAL throughput",
         run: many_bodies,
-        nominal_seconds: 13,
+        nominal_cost: 134,
     },
     Reproduction {
         name: "seelen_paper",
         title: "Seelen et al.'s PCDM paper (2016)",
         run: seelen_paper,
-        nominal_seconds: 5,
+        nominal_cost: 50,
     },
     Reproduction {
         name: "spiral_energy",
         title: "SPIRAL §5: chess pieces' energy (reduced)",
         run: spiral_energy,
-        nominal_seconds: 16,
+        nominal_cost: 156,
     },
 ];
 

@@ -39,6 +39,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// The shortest time between two plain progress lines.
 pub const PLAIN_INTERVAL: Duration = Duration::from_secs(10);
 
+/// The fraction of the work after which a display estimates what remains.
+pub const ESTIMATE_AFTER: f64 = 0.05;
+
 /// How a display shows itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -129,8 +132,9 @@ impl Progress {
         let total = total.max(1);
         let bar = (mode == Mode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            let template = "{prefix} [{wide_bar}] {percent:>3}%  {elapsed_precise} elapsed, \
-                            about {eta_precise} left  {msg}";
+            // The estimate of what remains is ours (in `msg`): the run's own pace over the units
+            // done so far, so a long section without inner progress does not inflate it.
+            let template = "{prefix} [{wide_bar}] {percent:>3}%  {elapsed_precise} elapsed{msg}";
             if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style.progress_chars("=> "));
             }
@@ -224,9 +228,6 @@ impl Display {
         if label.section != section || !label.task.is_empty() {
             section.clone_into(&mut label.section);
             label.task.clear();
-            if let Some(bar) = &self.bar {
-                bar.set_message(label.text());
-            }
         }
     }
 
@@ -235,9 +236,6 @@ impl Display {
         let mut label = lock(&self.label);
         if label.task != task {
             label.task = task;
-            if let Some(bar) = &self.bar {
-                bar.set_message(label.text());
-            }
         }
     }
 
@@ -247,6 +245,10 @@ impl Display {
         match self.mode {
             Mode::Bar => {
                 if let Some(bar) = &self.bar {
+                    let left = self.left(position).map_or(String::new(), |left| {
+                        format!(", about {} left", duration_text(left))
+                    });
+                    bar.set_message(format!("{left}  {}", lock(&self.label).text()));
                     bar.set_position(position.min(self.total));
                 }
             }
@@ -265,20 +267,28 @@ impl Display {
         }
     }
 
+    /// The seconds that remain at `position`, at the pace of the run so far; `None` until
+    /// [`ESTIMATE_AFTER`] of the work is done (the first small parts say little of the pace).
+    fn left(&self, position: u64) -> Option<f64> {
+        let fraction = position.min(self.total) as f64 / self.total as f64;
+        (fraction >= ESTIMATE_AFTER)
+            .then(|| self.start.elapsed().as_secs_f64() * (1.0 / fraction - 1.0))
+    }
+
     /// `title: 37 % (label), 12 s elapsed, about 20 s left`.
     fn line(&self, position: u64, label: &str) -> String {
         let elapsed = self.start.elapsed().as_secs_f64();
         let fraction = position.min(self.total) as f64 / self.total as f64;
-        let left = if fraction > 0.0 {
-            format!(
-                ", about {} left",
-                duration_text(elapsed * (1.0 / fraction - 1.0))
-            )
-        } else {
+        let left = self.left(position).map_or(String::new(), |left| {
+            format!(", about {} left", duration_text(left))
+        });
+        let label = if label.is_empty() {
             String::new()
+        } else {
+            format!(" ({label})")
         };
         format!(
-            "{}: {:.0} % ({label}), {} elapsed{left}",
+            "{}: {:.0} %{label}, {} elapsed{left}",
             self.title,
             100.0 * fraction,
             duration_text(elapsed)
@@ -411,6 +421,12 @@ mod tests {
             "run: 25 % (spiral), 30 s elapsed, about 1 min 30 s left"
         );
         assert_eq!(display.line(0, "start"), "run: 0 % (start), 30 s elapsed");
+        // Below 5 % of the work there is no estimate yet.
+        let display = Display {
+            total: 100,
+            ..display
+        };
+        assert_eq!(display.line(4, "early"), "run: 4 % (early), 30 s elapsed");
         assert_eq!(duration_text(7265.0), "2 h 01 min");
     }
 }
