@@ -94,8 +94,9 @@ impl Label {
     }
 }
 
-/// The display of one long run (see the module documentation).
-#[derive(Debug, Clone)]
+/// The display of one long run (see the module documentation). Dropping it stops it being the
+/// active display; [`Progress::finish`] also clears the bar and says how long the run took.
+#[derive(Debug)]
 pub struct Progress {
     display: Arc<Display>,
     /// Whether this display is the process's active one (and must unregister when finished).
@@ -303,6 +304,12 @@ fn duration_text(seconds: f64) -> String {
         0..60 => format!("{s} s"),
         60..3600 => format!("{} min {:02} s", s / 60, s % 60),
         _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.unregister();
     }
 }
 
