@@ -339,8 +339,12 @@ impl SystemForces for SpringPair {
         TorqueFrame::Lab
     }
 
-    /// The loads of the pair; the view must hold two bodies (a larger view's other bodies get
-    /// no load).
+    /// Two: the methods refuse a state of another size.
+    fn bodies(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    /// The loads of the pair (the methods hand it two bodies, [`SystemForces::bodies`]).
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
         if view.positions.len() < 2 {
             return;

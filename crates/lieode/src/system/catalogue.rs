@@ -235,7 +235,9 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
     /// [`Error::NonFiniteBody`] for non-finite loads; a single-body method's start checks, with
     /// the body's index.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        let plan = Plan::start(self.len(), span, y0)?;
+        // A failed start must leave the stepper unstarted, not on the previous run's plan.
+        self.plan = None;
+        let plan = Plan::start(self.len(), span, y0, problem.bodies())?;
         let (dt, t0) = (plan.dt(), y0.t);
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);

@@ -125,6 +125,15 @@ pub trait SystemForces {
     /// The frame of the torques it writes.
     fn torque_frame(&self) -> TorqueFrame;
 
+    /// The number of bodies the model is built for, if it is built for a fixed number (a
+    /// contact model of given particles, a spring between two bodies); `None` (the default)
+    /// for a model of any number of bodies (fields, drag, per-body models). Every many-body
+    /// method refuses to start a state of another size, naming `y0`, so that a model never
+    /// sees bodies it does not know (or misses some).
+    fn bodies(&self) -> Option<usize> {
+        None
+    }
+
     /// Whether [`SystemForces::loads`] assigns every force and torque, so that the methods
     /// need not zero the buffers before each evaluation (a memory pass saved per step).
     /// Default `false`: the buffers are zeroed, and a model may add contributions into them
@@ -165,6 +174,9 @@ pub trait BodyModelVisitor {
 impl<S: SystemForces> SystemForces for &mut S {
     fn torque_frame(&self) -> TorqueFrame {
         (**self).torque_frame()
+    }
+    fn bodies(&self) -> Option<usize> {
+        (**self).bodies()
     }
     fn assigns_every_load(&self) -> bool {
         (**self).assigns_every_load()

@@ -92,7 +92,9 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// number of bodies, naming `span` for an adaptive span or a negative step;
     /// [`Error::NonFiniteBody`] for non-finite loads.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        let plan = Plan::start(self.len(), span, y0)?;
+        // A failed start must leave the stepper unstarted, not on the previous run's plan.
+        self.plan = None;
+        let plan = Plan::start(self.len(), span, y0, problem.bodies())?;
         self.stats = Stats::default();
         self.now.assign(y0);
         self.velocities_half.clone_from(&y0.velocities);

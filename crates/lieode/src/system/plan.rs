@@ -23,13 +23,25 @@ impl Plan {
     /// # Errors
     /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
-    pub(crate) fn start(bodies: usize, span: &Span, y0: &SystemState) -> Result<Self> {
+    pub(crate) fn start(
+        bodies: usize,
+        span: &Span,
+        y0: &SystemState,
+        model_bodies: Option<usize>,
+    ) -> Result<Self> {
         y0.validate()?;
         if y0.len() != bodies {
             return Err(Error::InvalidParameter {
                 name: "y0",
                 value: format!("{} bodies", y0.len()),
                 expected: format!("{bodies} bodies, as the method"),
+            });
+        }
+        if let Some(model) = model_bodies.filter(|&m| m != bodies) {
+            return Err(Error::InvalidParameter {
+                name: "y0",
+                value: format!("{} bodies", y0.len()),
+                expected: format!("{model} bodies, as the force model"),
             });
         }
         let (dt, steps) = span.fixed_step()?;

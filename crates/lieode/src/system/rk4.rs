@@ -124,8 +124,10 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     /// # Errors
     /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
-    fn start(&mut self, _problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        let plan = Plan::start(self.bodies.len(), span, y0)?;
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+        // A failed start must leave the stepper unstarted, not on the previous run's plan.
+        self.plan = None;
+        let plan = Plan::start(self.bodies.len(), span, y0, problem.bodies())?;
         self.state.assign(y0);
         self.stage = self.state.clone();
         self.next = self.state.clone();
