@@ -77,7 +77,8 @@ impl Loads {
         problem.loads(view, self);
         stats.rhs_evaluations += 1;
         if finite || self.forces.len() != n || self.torques.len() != n {
-            self.check(n, view.t)?;
+            self.check(n, view.t)
+                .map_err(|e| blame_the_state(e, view))?;
         }
         Ok(problem.torque_frame())
     }
@@ -117,6 +118,43 @@ impl Loads {
         }
         Ok(())
     }
+}
+
+/// What a method reports when the loads it was handed are not finite: if the state it handed
+/// the model was not finite itself (a method's own overflow: a stage, a predictor, a half step
+/// back), the first such body's state is to blame, not the model; else the loads' error as it
+/// is.
+pub(crate) fn blame_the_state(error: Error, view: &SystemView<'_>) -> Error {
+    let Error::NonFiniteBody { t, .. } = error else {
+        return error;
+    };
+    match first_non_finite_body(view) {
+        Some(body) => Error::NonFiniteBody {
+            what: METHOD_STATE,
+            body,
+            t,
+        },
+        None => error,
+    }
+}
+
+/// How a non-finite state that a method handed the force model is named.
+pub(crate) const METHOD_STATE: &str = "method state (where the loads are evaluated)";
+
+/// How a leapfrog method's non-finite half-step-back velocities at the start are named.
+pub(crate) const METHOD_STATE_HALF_STEP: &str = "method state (the start's half step back)";
+
+/// The first body whose position, velocity, rotor or angular velocity in `view` is not finite.
+fn first_non_finite_body(view: &SystemView<'_>) -> Option<usize> {
+    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    (0..view.positions.len()).find(|&i| {
+        let vector = |a: &[Vector3<f64>]| a.get(i).is_none_or(|x| finite(x.as_slice()));
+        let rotor = view
+            .rotors
+            .get(i)
+            .is_none_or(|q| finite(q.coords.as_slice()));
+        !(vector(view.positions) && vector(view.velocities) && vector(view.omegas) && rotor)
+    })
 }
 
 /// A force model `F(t, state of all bodies) → (forces, torques)`, evaluated once per force

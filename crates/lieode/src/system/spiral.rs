@@ -201,6 +201,16 @@ impl<P: SystemForces> Stepper<P> for SpiralLeapfrogSystem {
             self.velocities_half[i] -= self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
             let tau = body_torque(frame, &self.rotors[i], &self.loads.torques[i]);
             self.omegas_half[i] = back.advance(body.rigid(), &self.omegas_half[i], &tau, -0.5 * dt);
+            // The half step back is the method's own state: an overflow there is named as
+            // such, before any model sees it.
+            let finite = |v: &Vector3<f64>| v.iter().all(|x| x.is_finite());
+            if !(finite(&self.omegas_half[i]) && finite(&self.velocities_half[i])) {
+                return Err(crate::Error::NonFiniteBody {
+                    what: crate::system::forces::METHOD_STATE_HALF_STEP,
+                    body: i,
+                    t: y0.t - 0.5 * dt,
+                });
+            }
         }
         for (body, map) in &mut self.kinds {
             *map = EulerSsprk3::new().with_step(body.rigid(), dt);

@@ -3,6 +3,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
+use crate::rotation::stepper::ROTOR_NORM_SQUARED_MIN;
 
 /// The synchronised state of N rigid bodies at time `t`, stored as a structure of arrays:
 /// positions `x_i` and linear velocities `v_i` (lab frame), rotors `q_i` (body → lab, scalar
@@ -27,7 +28,8 @@ impl SystemState {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming the array whose length differs from `positions`',
-    /// or naming `rotors` for a zero rotor (with the body's index); [`Error::NonFinite`] naming
+    /// or naming `rotors` for a rotor whose `|q|²` is zero, below [`ROTOR_NORM_SQUARED_MIN`] or
+    /// overflowing (with the body's index); [`Error::NonFinite`] naming
     /// `t`; [`Error::NonFiniteBody`] for a non-finite entry, with the body's index.
     pub fn new(
         t: f64,
@@ -100,11 +102,18 @@ impl SystemState {
                     t: self.t,
                 });
             }
-            if self.rotors[i].coords.amax() == 0.0 {
+            // As the single-body methods' start (`rotation::check_start`): a rotor whose |q|²
+            // is zero, underflows or overflows would be normalised to zero (or overflow) by
+            // the methods' arithmetic.
+            let norm_squared = self.rotors[i].norm_squared();
+            if !(norm_squared.is_finite() && norm_squared >= ROTOR_NORM_SQUARED_MIN) {
                 return Err(Error::InvalidParameter {
                     name: "rotors",
-                    value: format!("zero rotor of body {i}"),
-                    expected: "non-zero rotors".into(),
+                    value: format!("body {i}: {:?} (|q|² = {norm_squared:e})", self.rotors[i]),
+                    expected: format!(
+                        "rotors with finite |q|² ≥ {ROTOR_NORM_SQUARED_MIN:e} (normalise them \
+                         first, e.g. with UnitQuat::from_quaternion_normalized)"
+                    ),
                 });
             }
         }
