@@ -793,3 +793,49 @@ fn dopri5_odex_and_fixed_rk4_run_every_formulation() -> lieode::Result<()> {
     }
     Ok(())
 }
+
+/// A rotor built unchecked and off the unit sphere — zero, or `(2, 0, 0, 0)` — is refused by
+/// every formulation, naming `q0`: before, a zero rotor came back from an Ok run, frame vectors
+/// invented the frame `(0, 0, 0, 1)`, and `(2, 0, 0, 0)` ended 0.17 off the true rotation. A
+/// rotor within 1e-10 of unit norm still runs.
+#[test]
+fn a_rotor_off_the_unit_sphere_is_refused_naming_q0() -> lieode::Result<()> {
+    let span = Span::new(0.0, 1.0)?;
+    let spin = |_t: f64, _a: &Attitude| Vector3::new(0.3, -0.2, 1.0);
+    let tolerances = Tolerances::scalar(0.0, 1e-10)?;
+    for (q, off) in [
+        (Quaternion::new(0.0, 0.0, 0.0, 0.0), true),
+        (Quaternion::new(2.0, 0.0, 0.0, 0.0), true),
+        (Quaternion::new(1.0 + 5e-11, 0.0, 0.0, 0.0), false),
+    ] {
+        let q0 = UnitQuat::from_quaternion_unchecked(q);
+        let check = |name: &str, result: lieode::Result<usize>| match (off, result) {
+            (true, Err(Error::NotOnGroup { name: "q0", .. })) | (false, Ok(_)) => {}
+            (_, other) => panic!("{name} from {q:?}: {other:?}"),
+        };
+        macro_rules! run {
+            ($formulation:expr, $n:literal) => {{
+                let mut problem = Kinematics::inertial(spin);
+                let sol = from(
+                    &mut problem,
+                    $formulation,
+                    &mut dop853::<$n>(1e-10),
+                    &q0,
+                    &span,
+                );
+                check($formulation.name(), sol.map(|s| s.times.len()));
+            }};
+        }
+        run!(FrameVectors, 9);
+        run!(TwoFrameVectors::new(), 6);
+        run!(Rotor, 4);
+        run!(Generator::plain(), 3);
+        run!(Generator::reset(), 3);
+        let mut problem = Kinematics::inertial(spin);
+        let method = Dop853::new(tolerances.clone(), ControllerParameters::dop853())?;
+        let mut lifted = LieStepper::new(method);
+        let sol = from(&mut problem, Lifted, &mut lifted, &q0, &span);
+        check("Lie-lifted", sol.map(|s| s.times.len()));
+    }
+    Ok(())
+}
