@@ -90,7 +90,7 @@ fn a_failed_start_leaves_the_stepper_unstarted() -> lieode::Result<()> {
         fn run<S: AnyStepper>(&mut self, name: &str, make: &dyn Fn() -> S) {
             let (pair, a, b) = (&self.0, &self.1, &self.2);
             let mut stepper = make();
-            let mut model = pair.clone();
+            let mut model = *pair;
             let span = Span::stride(0.0, 0.1, 10).unwrap();
             Stepper::<SpringPair>::start(&mut stepper, &mut model, &span, a).unwrap();
             for _ in 0..10 {
@@ -105,7 +105,7 @@ fn a_failed_start_leaves_the_stepper_unstarted() -> lieode::Result<()> {
             );
         }
     }
-    for_every_method(&pair.bodies, &mut FailedStart(pair.clone(), a, b))
+    for_every_method(&pair.bodies, &mut FailedStart(pair, a, b))
 }
 
 /// The spring pair is a model of two bodies: a state of three is refused at the start, naming
