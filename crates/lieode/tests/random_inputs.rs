@@ -16,7 +16,12 @@ use lieode::adaptive::{
     ControllerParameters, Dop853, Dopri5, LieStepper, Odex, Tolerances, VectorStepper,
 };
 use lieode::engine::{ExplicitRk, Fixed};
+use lieode::integrate::StopReason;
 use lieode::integrate::{Direction, Event, Options, Record, integrate};
+use lieode::kinematics::{
+    Attitude, Formulation, FrameVectors, Generator, Kinematics, RotationOptions, Rotor,
+    TwoFrameVectors, integrate_rotation,
+};
 use lieode::lie::LieGroup;
 use lieode::lie::matrix_functions::{cayley, expm, logm};
 use lieode::lie::so3::{So3, So3Algebra};
@@ -25,9 +30,14 @@ use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree};
 use lieode::problems::SphereProblem;
 use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, catalogue};
 use lieode::stepper::{Span, Stepper};
+use lieode::system::{
+    Body, BodyView, CatalogueSystem, ImprovedPcdmSystem, METHOD_NAMES, MethodVisitor, PcdmSystem,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, TorqueFrame,
+    every_method,
+};
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::RK4;
-use nalgebra::{Const, Matrix3, Quaternion, Vector2, Vector3};
+use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector2, Vector3};
 
 /// A seeded xorshift generator with a pool of awkward values.
 struct Draw(u64);
@@ -338,24 +348,332 @@ fn case(seed: u64) {
     }
 }
 
+/// A force model of random constants: on every body a force `f − c_v v` and a torque `τ − c_ω ω`
+/// in a random frame (the constants moderate if `gentle`, else drawn from the awkward pool, so
+/// some loads are not finite).
+fn random_model(
+    d: &mut Draw,
+    gentle: bool,
+) -> PerBody<impl Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Copy + Send + Sync + use<>> {
+    let (f, cv, tau, cw) = if gentle {
+        let unit = Vector3::new(d.unit(), d.unit(), d.unit());
+        (unit, d.unit(), unit * 0.5, d.unit())
+    } else {
+        (d.vector3(), d.real(), d.vector3(), d.real())
+    };
+    let frame = if d.below(2) == 0 {
+        TorqueFrame::Body
+    } else {
+        TorqueFrame::Lab
+    };
+    PerBody {
+        frame,
+        model: move |b: &BodyView<'_>| (f - *b.velocity * cv, tau - *b.omega * cw),
+    }
+}
+
+/// A many-body run of `stepper`, checked: finite states with non-zero rotors, or a named error.
+fn system_run<S, F>(mut stepper: S, model: &mut PerBody<F>, y0: &SystemState, span: &Span)
+where
+    S: Stepper<PerBody<F>, State = SystemState>,
+    F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Copy + Send + Sync,
+    PerBody<F>: SystemForces,
+{
+    check_run(
+        integrate(&mut stepper, model, y0, span, Options::record(Record::Ends)),
+        |sol| {
+            sol.states.iter().all(|s| {
+                finite(
+                    s.positions
+                        .iter()
+                        .chain(&s.velocities)
+                        .chain(&s.omegas)
+                        .flat_map(|v| v.iter().copied()),
+                ) && s
+                    .rotors
+                    .iter()
+                    .all(|q| finite(q.coords.iter().copied()) && q.coords.amax() > 0.0)
+            })
+        },
+    );
+}
+
+/// One case of the many-body entry points: random bodies, state, loads, step and method (every
+/// method of the catalogue on `CatalogueSystem`, the SPIRAL fast path, RK4, both PCDM schemes).
+fn system_case(seed: u64) {
+    let mut d = Draw(seed | 1);
+    // Half the cases are ordinary (valid bodies, unit rotors, moderate values), so that the
+    // methods' steps run; the other half draw every value from the awkward pool.
+    let gentle = d.below(2) == 0;
+    let n = 1 + d.below(3);
+    let mut bodies = Vec::with_capacity(n);
+    for _ in 0..n {
+        let body = if gentle {
+            Body::new(0.5 + d.unit(), [1.0 + d.unit(), 1.5 + d.unit(), 2.0])
+        } else {
+            Body::new(d.real(), [d.real(), d.real(), d.real()])
+        };
+        check(body.clone(), |_| true);
+        bodies.push(body.unwrap_or_else(|_| Body::solid_sphere(1.0, 0.1).unwrap()));
+    }
+    let rotor = |d: &mut Draw| {
+        let q = Quaternion::new(d.real(), d.real(), d.real(), d.real());
+        if gentle {
+            UnitQuat::from_quaternion_normalized(q)
+                .map_or(Quaternion::identity(), |u| *u.quaternion())
+        } else {
+            q
+        }
+    };
+    let rotors: Vec<Quaternion<f64>> = (0..n).map(|_| rotor(&mut d)).collect();
+    let vector = |d: &mut Draw| {
+        if gentle {
+            Vector3::new(d.unit(), d.unit(), d.unit())
+        } else {
+            d.vector3()
+        }
+    };
+    let positions = (0..n)
+        .map(|i| vector(&mut d) + Vector3::new(3.0 * i as f64, 0.0, 0.0))
+        .collect();
+    let velocities = (0..n).map(|_| vector(&mut d)).collect();
+    let omegas = (0..n).map(|_| vector(&mut d)).collect();
+    let t0 = if gentle { d.unit() } else { d.real() };
+    let state = SystemState::new(t0, positions, velocities, rotors, omegas);
+    check(state.clone(), |_| true);
+    let Ok(y0) = state else { return };
+    let mut model = random_model(&mut d, gentle);
+    let dt = if gentle {
+        1e-3 * (1.0 + d.unit())
+    } else {
+        d.real()
+    };
+    let Ok(span) = Span::stride(y0.t, dt, 1 + d.below(20)) else {
+        return;
+    };
+    struct Chosen<'a, F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Copy + Send + Sync> {
+        target: usize,
+        seen: usize,
+        bodies: &'a [Body],
+        model: &'a mut PerBody<F>,
+        y0: &'a SystemState,
+        span: &'a Span,
+    }
+    impl<F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Copy + Send + Sync> MethodVisitor
+        for Chosen<'_, F>
+    {
+        fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+            if self.seen == self.target {
+                let system = CatalogueSystem::new(self.bodies.to_vec(), make);
+                system_run(system, self.model, self.y0, self.span);
+            }
+            self.seen += 1;
+            Ok(())
+        }
+    }
+    let b = bodies.clone();
+    match d.below(METHOD_NAMES.len() + 4) {
+        0 => system_run(SpiralLeapfrogSystem::new(b), &mut model, &y0, &span),
+        1 => system_run(Rk4System::new(b), &mut model, &y0, &span),
+        2 => system_run(PcdmSystem::new(b), &mut model, &y0, &span),
+        3 => system_run(ImprovedPcdmSystem::new(b), &mut model, &y0, &span),
+        k => {
+            let mut chosen = Chosen {
+                target: k - 4,
+                seen: 0,
+                bodies: &bodies,
+                model: &mut model,
+                y0: &y0,
+                span: &span,
+            };
+            every_method(&mut chosen).unwrap();
+        }
+    }
+}
+
+/// A rotation run of `formulation` with DOP853: finite, non-zero rotors and, if the run says it
+/// finished, its last time is the span's end; or a named error.
+fn rotation_run<F, W, const N: usize>(
+    formulation: F,
+    problem: Kinematics<W>,
+    tol: f64,
+    q0: &UnitQuat<f64>,
+    span: &Span,
+) where
+    F: Formulation<0, State = SVector<f64, N>> + Clone,
+    W: FnMut(f64, &Attitude<'_>) -> Vector3<f64>,
+    Kinematics<W>: lieode::kinematics::RotationProblem<0>,
+    VectorStepper<Dop853<Const<N>>, N>: Stepper<F::Ode<Kinematics<W>>, State = F::State>,
+{
+    let Ok(tolerances) = Tolerances::scalar(tol, tol) else {
+        return;
+    };
+    let Ok(method) = Dop853::new(tolerances, ControllerParameters::dop853()) else {
+        return;
+    };
+    let mut stepper = VectorStepper::<Dop853<Const<N>>, N>::new(method);
+    let options = RotationOptions {
+        record: Record::Ends,
+        dense: false,
+        max_steps: Some(2000),
+    };
+    let run = integrate_rotation(
+        problem,
+        formulation,
+        &mut stepper,
+        q0,
+        &SVector::zeros(),
+        span,
+        options,
+    );
+    let end = span.adaptive_end().ok();
+    if run.is_ok() {
+        COMPLETED_RUNS.fetch_add(1, Ordering::Relaxed);
+    }
+    match run {
+        Ok(sol) => {
+            assert!(
+                sol.rotors
+                    .iter()
+                    .all(|q| finite(q.quaternion().coords.iter().copied())
+                        && q.quaternion().coords.amax() > 0.0),
+                "a non-finite or zero rotor"
+            );
+            if sol.stop == StopReason::Finished {
+                assert_eq!(sol.times.last().copied(), end, "finished away from t_end");
+            }
+        }
+        Err(error) => check_error(&error),
+    }
+}
+
+/// One case of the rotation-kinematics entry points: a random angular velocity, start rotor,
+/// tolerance and span for a random formulation.
+fn kinematics_case(seed: u64) {
+    let mut d = Draw(seed | 1);
+    // Half the cases ordinary (a moderate ω, a unit rotor, a tolerance of 1e-3 … 1e-12 over a
+    // span of about one), half drawn from the awkward pool.
+    let gentle = d.below(2) == 0;
+    let (a, b, c) = if gentle {
+        let unit = |d: &mut Draw| Vector3::new(d.unit(), d.unit(), d.unit()) * 2.0;
+        (unit(&mut d), unit(&mut d), 3.0 * d.unit())
+    } else {
+        (d.vector3(), d.vector3(), d.real())
+    };
+    let omega = move |t: f64, _r: &Attitude<'_>| a + b * (c * t).sin();
+    let problem = if d.below(2) == 0 {
+        Kinematics::inertial(omega)
+    } else {
+        Kinematics::body(omega)
+    };
+    let q = Quaternion::new(d.real(), d.real(), d.real(), d.real());
+    let q0 = if gentle {
+        UnitQuat::from_quaternion_normalized(q).unwrap_or_else(|_| UnitQuat::identity())
+    } else {
+        UnitQuat::from_quaternion_unchecked(q)
+    };
+    let (tol, t0, t1) = if gentle {
+        (10f64.powf(-3.0 - 9.0 * d.unit()), d.unit(), 1.0 + d.unit())
+    } else {
+        (d.real(), d.real(), d.real())
+    };
+    let Ok(span) = Span::new(t0, t1) else { return };
+    match d.below(5) {
+        0 => rotation_run(Rotor, problem, tol, &q0, &span),
+        1 => rotation_run(Generator::reset(), problem, tol, &q0, &span),
+        2 => rotation_run(Generator::plain(), problem, tol, &q0, &span),
+        3 => rotation_run(FrameVectors, problem, tol, &q0, &span),
+        _ => rotation_run(TwoFrameVectors::new(), problem, tol, &q0, &span),
+    }
+}
+
+/// The case families: each runs its cases in-process under `catch_unwind`, and in a child
+/// process ([`no_case_family_aborts_the_process`]).
+const FAMILIES: [(&str, fn(u64), u64); 3] = [
+    ("core", case, 20_000),
+    ("system", system_case, 10_000),
+    ("kinematics", kinematics_case, 3_000),
+];
+
+/// The seeds of a family's cases.
+fn seeds(count: u64) -> impl Iterator<Item = u64> {
+    (0..count).map(|seed| seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03)
+}
+
 #[test]
 fn random_input_never_panics_and_never_returns_non_finite_output() {
-    const CASES: u64 = 20_000;
     if let Ok(seed) = std::env::var("LIEODE_SEED") {
-        // Replays one case (with its panic message and backtrace).
-        case(u64::from_str_radix(&seed, 16).expect("a hexadecimal seed"));
+        // Replays one case of a family (LIEODE_FAMILY, "core" by default) with its panic
+        // message and backtrace.
+        let family = std::env::var("LIEODE_FAMILY").unwrap_or_else(|_| "core".into());
+        let (_, run, _) = FAMILIES
+            .iter()
+            .find(|(name, ..)| *name == family)
+            .expect("a family");
+        run(u64::from_str_radix(&seed, 16).expect("a hexadecimal seed"));
         return;
     }
     let mut failures = Vec::new();
-    for seed in 0..CASES {
-        let seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03;
-        if catch_unwind(AssertUnwindSafe(|| case(seed))).is_err() {
-            failures.push(seed);
+    for (family, run, count) in FAMILIES {
+        let before = COMPLETED_RUNS.load(Ordering::Relaxed);
+        for seed in seeds(count) {
+            if catch_unwind(AssertUnwindSafe(|| run(seed))).is_err() {
+                failures.push(format!("{family} {seed:x}"));
+            }
         }
+        // Many cases complete an integration (the drivers are exercised, not only their input
+        // checks).
+        let completed = COMPLETED_RUNS.load(Ordering::Relaxed) - before;
+        eprintln!("{family}: {count} cases, {completed} integrations completed");
+        assert!(
+            completed as u64 > count / 8,
+            "{family}: only {completed} integrations completed"
+        );
     }
-    assert!(failures.is_empty(), "panicking seeds: {failures:x?}");
-    // About one case in three completes at least one integration.
-    let completed = COMPLETED_RUNS.load(Ordering::Relaxed);
-    eprintln!("{CASES} cases, {completed} integrations completed");
-    assert!(completed > 5_000, "only {completed} integrations completed");
+    assert!(failures.is_empty(), "panicking seeds: {failures:?}");
+}
+
+/// The child-process half of [`no_case_family_aborts_the_process`]: with `LIEODE_CHILD_FAMILY`
+/// set, runs that family's cases without `catch_unwind` (an abort or a panic ends the process
+/// with a failure); otherwise does nothing.
+#[test]
+fn child_runs_one_case_family() {
+    let Ok(family) = std::env::var("LIEODE_CHILD_FAMILY") else {
+        return;
+    };
+    let (_, run, count) = FAMILIES
+        .iter()
+        .find(|(name, ..)| *name == family)
+        .expect("a family");
+    for seed in seeds(*count) {
+        run(seed);
+    }
+}
+
+/// `catch_unwind` cannot see an abort (a failed allocation, a stack overflow): every family of
+/// cases runs again in a child process of this test binary, which must exit normally.
+#[test]
+fn no_case_family_aborts_the_process() {
+    if std::env::var("LIEODE_CHILD_FAMILY").is_ok() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    for (family, ..) in FAMILIES {
+        let status = std::process::Command::new(&exe)
+            .args([
+                "--exact",
+                "child_runs_one_case_family",
+                "--test-threads",
+                "1",
+            ])
+            .env("LIEODE_CHILD_FAMILY", family)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("the child process");
+        assert!(
+            status.success(),
+            "family {family}: the child ended with {status}"
+        );
+    }
 }
