@@ -587,9 +587,12 @@ fn kinematics_case(seed: u64) {
     }
 }
 
+/// A family of cases: its name, the case of a seed, and how many seeds are run.
+type Family = (&'static str, fn(u64), u64);
+
 /// The case families: each runs its cases in-process under `catch_unwind`, and in a child
 /// process ([`no_case_family_aborts_the_process`]).
-const FAMILIES: [(&str, fn(u64), u64); 3] = [
+const FAMILIES: [Family; 3] = [
     ("core", case, 20_000),
     ("system", system_case, 10_000),
     ("kinematics", kinematics_case, 3_000),
