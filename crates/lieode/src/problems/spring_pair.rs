@@ -340,11 +340,11 @@ impl SystemForces for SpringPair {
     }
 
     /// Two: the methods refuse a state of another size.
-    fn bodies(&self) -> Option<usize> {
+    fn body_count(&self) -> Option<usize> {
         Some(2)
     }
 
-    /// The loads of the pair (the methods hand it two bodies, [`SystemForces::bodies`]).
+    /// The loads of the pair (the methods hand it two bodies, [`SystemForces::body_count`]).
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
         if view.positions.len() < 2 {
             return;

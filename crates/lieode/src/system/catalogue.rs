@@ -237,7 +237,7 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run's plan.
         self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.bodies())?;
+        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
         let (dt, t0) = (plan.dt(), y0.t);
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);

@@ -168,7 +168,7 @@ pub trait SystemForces {
     /// for a model of any number of bodies (fields, drag, per-body models). Every many-body
     /// method refuses to start a state of another size, naming `y0`, so that a model never
     /// sees bodies it does not know (or misses some).
-    fn bodies(&self) -> Option<usize> {
+    fn body_count(&self) -> Option<usize> {
         None
     }
 
@@ -213,8 +213,8 @@ impl<S: SystemForces> SystemForces for &mut S {
     fn torque_frame(&self) -> TorqueFrame {
         (**self).torque_frame()
     }
-    fn bodies(&self) -> Option<usize> {
-        (**self).bodies()
+    fn body_count(&self) -> Option<usize> {
+        (**self).body_count()
     }
     fn assigns_every_load(&self) -> bool {
         (**self).assigns_every_load()

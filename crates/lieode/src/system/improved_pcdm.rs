@@ -172,7 +172,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run's plan.
         self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.bodies())?;
+        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
         let dt = plan.dt();
         self.stats = Stats::default();
         self.now.assign(y0);

@@ -94,7 +94,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run's plan.
         self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.bodies())?;
+        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
         self.stats = Stats::default();
         self.now.assign(y0);
         self.velocities_half.clone_from(&y0.velocities);

@@ -127,7 +127,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run's plan.
         self.plan = None;
-        let plan = Plan::start(self.bodies.len(), span, y0, problem.bodies())?;
+        let plan = Plan::start(self.bodies.len(), span, y0, problem.body_count())?;
         self.state.assign(y0);
         self.stage = self.state.clone();
         self.next = self.state.clone();
