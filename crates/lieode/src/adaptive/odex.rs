@@ -107,7 +107,18 @@
 //! ## Additions to Hairer's code
 //!
 //! - [`Error::StepSizeTooSmall`] when `0.1 |H| ≤ |x| · uround` before an attempt (ODEX has no
-//!   such test; it would loop until `NMAX`).
+//!   such test; it would loop until `NMAX`). For the step that ends at `x_end` (`H = x_end − x`)
+//!   the test is made with the step size before the shortening to `x_end − x`, as DOPRI5 and
+//!   DOP853 make it ([`super::Controller::before_attempt`]): a remainder of a few units in the
+//!   last place, left by a step that was not the last, is integrated as a short last step
+//!   instead of being reported.
+//! - The run ends exactly at `x_end`: the step that ends there sets `x = x_end` (`x + H` may
+//!   miss it by rounding), and the run is finished only then. Hairer's code instead stops
+//!   (`IDID = 1`) as soon as `0.1 |x_end − x| ≤ |x| · uround`, which can leave the run some
+//!   units in the last place short of (or past) `x_end` — or, over a span that `x` cannot
+//!   resolve (`[10¹⁵, 10¹⁵ + 1]`), stop at `t₀` without a step. Such a span is reported as
+//!   [`Error::StepSizeTooSmall`] here. Neither change touches a run that Hairer's code ends
+//!   exactly on `x_end`.
 //! - [`Error::NonFiniteState`] when the error estimate is NaN (a right-hand side that returned
 //!   NaN without reporting it); infinite estimates restart the step as in Hairer's code.
 //!
@@ -568,6 +579,12 @@ where
     /// error reported should the step size underflow.
     non_finite: Option<Error>,
     last: bool,
+    /// Whether the current attempt's step ends at `x_end` (`h = x_end − x`, set at the start
+    /// of an attempt): the accepted step then sets `x = x_end` exactly and ends the run.
+    to_end: bool,
+    /// The step size the underflow test of the current attempt uses (`|h|`, or for the step
+    /// to `x_end` the larger of `|h|` and the step size it was shortened from).
+    h_tested: f64,
     started: bool,
     finished: bool,
     dense_x_old: f64,
@@ -669,6 +686,8 @@ where
             reject: false,
             non_finite: None,
             last: false,
+            to_end: false,
+            h_tested: 0.0,
             started: false,
             finished: false,
             dense_x_old: 0.0,
@@ -716,15 +735,12 @@ where
         self.dense_mu
     }
 
-    /// `0.1 |x_end − x| ≤ |x| · uround`: Hairer's test for having reached `x_end`.
-    fn reached_end(&self) -> bool {
-        0.1 * (self.x_end - self.x).abs() <= self.x.abs() * self.par.uround
-    }
-
-    /// Stops when the step size no longer changes `x` (an addition to Hairer's code).
-    fn check_step_size(&self) -> Result<()> {
+    /// Stops when the step size no longer changes `x` (an addition to Hairer's code): when
+    /// `0.1 |size| ≤ |x| · uround`, with `size` the step size of the attempt (for the step to
+    /// `x_end`, the larger of it and the step size it was shortened from).
+    fn check_step_size(&self, size: f64) -> Result<()> {
         // Written so that a NaN step size fails the test too.
-        let resolved = 0.1 * self.h.abs() > self.x.abs() * self.par.uround;
+        let resolved = 0.1 * size.abs() > self.x.abs() * self.par.uround;
         if !resolved {
             let underflow = Error::StepSizeTooSmall {
                 t: self.x,
@@ -953,7 +969,12 @@ where
     fn accept<S: System<D> + ?Sized>(&mut self, system: &mut S, stats: &mut Stats) -> Result<bool> {
         let n = D::DIM;
         let x_old = self.x;
-        self.x += self.h;
+        // The step to x_end ends exactly there (x + h may miss it by rounding).
+        self.x = if self.to_end {
+            self.x_end
+        } else {
+            self.x + self.h
+        };
         if self.par.dense_output {
             self.build_dense(system, stats)?;
             let mu = self.dense_mu;
@@ -1039,7 +1060,7 @@ where
             self.k = kopt;
             self.h = self.posneg * h.abs();
         }
-        self.finished = self.reached_end();
+        self.finished = self.x == self.x_end;
         Ok(true)
     }
 }
@@ -1115,7 +1136,10 @@ where
         for d in &mut self.dens[1..4] {
             d.fill(0.0);
         }
-        self.finished = self.reached_end();
+        // t_end ≠ t0: at least one step is to be taken (a span too short to resolve at t0 is
+        // reported by that step's underflow test).
+        self.to_end = false;
+        self.finished = false;
         self.started = true;
         Ok(())
     }
@@ -1155,7 +1179,10 @@ where
         loop {
             next = match next {
                 Next::Restart => {
-                    // Label 10 (the evaluation f(x, y₀) is already done).
+                    // Label 10 (the evaluation f(x, y₀) is already done). Hairer's code
+                    // first stops if 0.1 |x_end − x| ≤ |x| · uround; here the run ends only
+                    // on x_end itself (set by the step that reaches it).
+                    let h_free = self.h.abs().min(self.hmax).min(self.hoptde.abs());
                     self.h = self.posneg
                         * self
                             .h
@@ -1167,7 +1194,14 @@ where
                         self.h = self.x_end - self.x;
                         self.last = true;
                     }
-                    self.check_step_size()?;
+                    // The step ends at x_end: shortened to it, or limited by it.
+                    self.to_end = self.h == self.x_end - self.x;
+                    self.h_tested = if self.to_end {
+                        h_free.max(self.h.abs())
+                    } else {
+                        self.h.abs()
+                    };
+                    self.check_step_size(self.h_tested)?;
                     self.counts.nfcn += 1;
                     if self.counts.nstep == 0 || self.last {
                         // First and last step: lines 1, 2, … until err ≤ 1.
@@ -1200,7 +1234,7 @@ where
                             steps: self.par.max_steps,
                         });
                     }
-                    self.check_step_size()?;
+                    self.check_step_size(self.h_tested)?;
                     self.kc = self.k - 1;
                     let mut restarted = false;
                     for j in 1..=self.kc {
@@ -1276,6 +1310,9 @@ where
                     stats.rejected += 1;
                     self.h = self.posneg * self.hh[k];
                     self.reject = true;
+                    // The smaller step no longer ends at x_end.
+                    self.to_end = false;
+                    self.h_tested = self.h.abs();
                     Next::Basic
                 }
             };
