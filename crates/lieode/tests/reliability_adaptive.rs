@@ -1,11 +1,16 @@
-//! Reliability of the adaptive codes at the edges of `f64`: where a run ends.
+//! Reliability of the adaptive codes at the edges of `f64`: where a run ends, and which
+//! parameter an impossible tolerance is blamed on.
 //!
 //! - Every run of DOPRI5, DOP853 and ODEX — on vectors and lifted to a group — either ends
 //!   exactly on `t_end` with [`StopReason::Finished`] or returns a named error: a span that `t`
 //!   cannot resolve at its magnitude is [`Error::StepSizeTooSmall`] (Hairer's ODEX used to stop
 //!   there, or a few units in the last place short of `t_end`, and call it finished).
+//! - An absolute tolerance too small for a zero starting state (the generator `r = 0`, the
+//!   lifted coordinates `θ = 0`) is refused naming `atol`, as the vector formulations refuse
+//!   one below the round-off of their non-zero state, not as a non-finite initial step.
 //!
-//! The expected values are computed here from closed forms (`e^{−Δt}` for `x' = −x`, the
+//! The expected values are computed here from closed forms (`e^{−Δt}` for `x' = −x`, `ω/2` for
+//! the derivative of the generator and of the lifted coordinates at the identity, the
 //! resolution test `0.1 |h| ≤ |t| · uround` evaluated on the span), not by the codes under test.
 
 use lieode::Error;
@@ -15,12 +20,17 @@ use lieode::adaptive::{
     VectorStepper,
 };
 use lieode::integrate::{Options, Solution, StopReason, integrate};
+use lieode::kinematics::{
+    Attitude, Formulation, Frame, FrameVectors, Generator, Kinematics, Lifted, Named,
+    RotationOptions, RotationProblem, Rotor, TwoFrameVectors, integrate_rotation,
+};
 use lieode::lie::LieGroup;
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::{So3, So3Algebra};
+use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::ode::LieOdeFn;
-use lieode::stepper::Span;
-use nalgebra::{U1, Vector1, Vector2, Vector3};
+use lieode::stepper::{Span, Stepper};
+use nalgebra::{Const, SVector, U1, Vector1, Vector2, Vector3};
 
 /// Hairer's rounding unit, the default `uround` of every code here.
 const UROUND: f64 = 2.3e-16;
@@ -425,5 +435,293 @@ fn random_spans_finish_exactly_on_t_end() -> lieode::Result<()> {
         near_end > 10,
         "{near_end} ODEX runs with a last step below the resolution"
     );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// An impossible atol is named in every formulation.
+
+/// The test angular velocity (inertial, constant): at the identity the generator's and the
+/// lifted coordinates' derivatives are both `ω/2`, component 0 `0.15`.
+const OMEGA: [f64; 3] = [0.3, 0.2, 1.0];
+
+fn spin() -> impl RotationProblem<0> {
+    Kinematics::inertial(|_t: f64, _a: &Attitude| Vector3::from(OMEGA))
+}
+
+/// The same rotation with a decaying extra state `x' = −x`.
+fn spin_with_extra() -> impl RotationProblem<1> {
+    Kinematics::coupled(
+        Frame::Inertial,
+        |_t: f64, _a: &Attitude, _x: &Vector1<f64>| Vector3::from(OMEGA),
+        |_t: f64, _a: &Attitude, x: &Vector1<f64>| -x,
+    )
+}
+
+/// The error of `integrate_rotation` over `[0, 1]` from the identity and `x0`, or a panic
+/// naming the run if it succeeded.
+fn rotation_error<F, P, S, const M: usize>(
+    label: &str,
+    problem: P,
+    formulation: F,
+    stepper: &mut S,
+    x0: &SVector<f64, M>,
+) -> (String, Error)
+where
+    F: Formulation<M> + Named + Clone,
+    P: RotationProblem<M>,
+    S: Stepper<F::Ode<P>, State = F::State>,
+{
+    let name = format!("{} with {label}", formulation.name());
+    let outcome = integrate_rotation(
+        problem,
+        formulation,
+        stepper,
+        &UnitQuat::identity(),
+        x0,
+        &Span::new(0.0, 1.0).unwrap(),
+        RotationOptions::default(),
+    );
+    match outcome {
+        Ok(sol) => panic!(
+            "{name}: expected an error, the run ended with {:?} at {:?}",
+            sol.stop,
+            sol.times.last()
+        ),
+        Err(error) => (name, error),
+    }
+}
+
+/// The errors of one vector formulation with DOPRI5, DOP853 and ODEX.
+fn vector_formulation_errors<F, P, const M: usize, const N: usize>(
+    problem: impl Fn() -> P,
+    formulation: F,
+    tolerances: &Tolerances,
+    x0: &SVector<f64, M>,
+) -> lieode::Result<Vec<(String, Error)>>
+where
+    F: Formulation<M, State = SVector<f64, N>> + Named + Clone,
+    P: RotationProblem<M>,
+    VectorStepper<Dopri5<Const<N>>, N>: Stepper<F::Ode<P>, State = F::State>,
+    VectorStepper<Dop853<Const<N>>, N>: Stepper<F::Ode<P>, State = F::State>,
+    VectorStepper<Odex<Const<N>>, N>: Stepper<F::Ode<P>, State = F::State>,
+{
+    let t = || tolerances.clone();
+    Ok(vec![
+        rotation_error(
+            "DOPRI5",
+            problem(),
+            formulation.clone(),
+            &mut VectorStepper::new(Dopri5::<Const<N>>::new(
+                t(),
+                ControllerParameters::dopri5(),
+            )?),
+            x0,
+        ),
+        rotation_error(
+            "DOP853",
+            problem(),
+            formulation.clone(),
+            &mut VectorStepper::new(Dop853::<Const<N>>::new(
+                t(),
+                ControllerParameters::dop853(),
+            )?),
+            x0,
+        ),
+        rotation_error(
+            "ODEX",
+            problem(),
+            formulation,
+            &mut VectorStepper::new(Odex::<Const<N>>::new(t(), OdexParameters::default())?),
+            x0,
+        ),
+    ])
+}
+
+/// Every formulation with every adaptive code (the lifted one through [`LieStepper`]) for the
+/// problem without extra state.
+fn every_formulation(tolerances: &Tolerances) -> lieode::Result<Vec<(String, Error)>> {
+    let none = SVector::<f64, 0>::zeros();
+    let mut errors = Vec::new();
+    errors.extend(vector_formulation_errors::<_, _, 0, 9>(
+        spin,
+        FrameVectors,
+        tolerances,
+        &none,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 0, 6>(
+        spin,
+        TwoFrameVectors::new(),
+        tolerances,
+        &none,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 0, 4>(
+        spin, Rotor, tolerances, &none,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 0, 3>(
+        spin,
+        Generator::plain(),
+        tolerances,
+        &none,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 0, 3>(
+        spin,
+        Generator::reset(),
+        tolerances,
+        &none,
+    )?);
+    let t = || tolerances.clone();
+    errors.push(rotation_error(
+        "lifted DOPRI5",
+        spin(),
+        Lifted,
+        &mut LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
+        &none,
+    ));
+    errors.push(rotation_error(
+        "lifted DOP853",
+        spin(),
+        Lifted,
+        &mut LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
+        &none,
+    ));
+    errors.push(rotation_error(
+        "lifted ODEX",
+        spin(),
+        Lifted,
+        &mut LieStepper::new(Odex::new(t(), OdexParameters::default())?),
+        &none,
+    ));
+    Ok(errors)
+}
+
+/// `atol = 10⁻³⁰⁰` from the identity, absolute control (`rtol = 0`, as Boyle integrates) and
+/// mixed (`rtol = 10⁻¹⁰`): every formulation with DOPRI5, DOP853 and ODEX refuses it naming
+/// `atol` at `t = 0`. The frame vectors and the rotor have components of size 1 (below whose
+/// round-off `atol` lies when `rtol = 0`) and components 0 whose derivative `atol` cannot
+/// scale; the generator starts at `r = 0` and the lifted coordinates at `θ = 0` with the
+/// derivative `ω/2` in both (the latter two used to fail with "non-finite initial step
+/// estimate", or ODEX to run on). For those the bound named is `|ω_x/2| / √(f64::MAX)`.
+#[test]
+fn a_tiny_atol_is_named_in_every_formulation() -> lieode::Result<()> {
+    let bound = format!("{:e}", 0.5 * OMEGA[0] / f64::MAX.sqrt());
+    for rtol in [0.0, 1e-10] {
+        let errors = every_formulation(&Tolerances::scalar(rtol, 1e-300)?)?;
+        assert_eq!(errors.len(), 18);
+        for (name, error) in errors {
+            let Error::InvalidParameter {
+                name: parameter,
+                value,
+                expected,
+            } = &error
+            else {
+                panic!("rtol = {rtol:e}, {name}: {error:?}");
+            };
+            assert_eq!(*parameter, "atol", "rtol = {rtol:e}, {name}: {error}");
+            let zero_state = name.contains("generator") || name.contains("lifted");
+            if zero_state || rtol > 0.0 {
+                // Blamed on the scaled derivative, at the start time.
+                assert!(value.contains("at t = 0e0"), "{name}: {error}");
+            }
+            if zero_state {
+                assert!(
+                    value.starts_with("1e-300 for component 0"),
+                    "{name}: {error}"
+                );
+                assert!(expected.contains(&bound), "{name}: {error} (bound {bound})");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An extra state `x0 = 1` under `rtol = 0`, `atol = 10⁻²⁰ < ε`: the vector formulations refuse
+/// it naming `atol` (below the round-off of their state), and the lifted formulation now does
+/// too — it used to check the local coordinates `θ = 0` instead of the state's sizes
+/// ([`lieode::adaptive::System::magnitude`]: `|x|` for the extra state, component 3) and ran
+/// into a step-size underflow.
+#[test]
+fn an_atol_below_the_round_off_of_a_lifted_state_is_named() -> lieode::Result<()> {
+    let x0 = Vector1::new(1.0);
+    let tolerances = Tolerances::scalar(0.0, 1e-20)?;
+    let mut errors = Vec::new();
+    errors.extend(vector_formulation_errors::<_, _, 1, 10>(
+        spin_with_extra,
+        FrameVectors,
+        &tolerances,
+        &x0,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 1, 5>(
+        spin_with_extra,
+        Rotor,
+        &tolerances,
+        &x0,
+    )?);
+    errors.extend(vector_formulation_errors::<_, _, 1, 4>(
+        spin_with_extra,
+        Generator::reset(),
+        &tolerances,
+        &x0,
+    )?);
+    let t = || tolerances.clone();
+    errors.push(rotation_error(
+        "lifted DOPRI5",
+        spin_with_extra(),
+        Lifted,
+        &mut LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
+        &x0,
+    ));
+    errors.push(rotation_error(
+        "lifted DOP853",
+        spin_with_extra(),
+        Lifted,
+        &mut LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
+        &x0,
+    ));
+    errors.push(rotation_error(
+        "lifted ODEX",
+        spin_with_extra(),
+        Lifted,
+        &mut LieStepper::new(Odex::new(t(), OdexParameters::default())?),
+        &x0,
+    ));
+    assert_eq!(errors.len(), 12);
+    let epsilon = format!("{:e}", f64::EPSILON);
+    for (name, error) in errors {
+        match &error {
+            Error::InvalidParameter {
+                name: "atol",
+                value,
+                expected,
+            } => {
+                assert!(expected.contains(&epsilon), "{name}: {error}");
+                if name.contains("lifted") {
+                    assert!(value.contains("component 3"), "{name}: {error}");
+                }
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    Ok(())
+}
+
+/// Pure relative control (`atol = 0`) from a zero component is a request, not a tolerance
+/// below what `f64` resolves: ODEX, which Hairer wrote to run with it, is not refused. The
+/// oscillator from `(0, 1)` gives `x(1) = sin 1`.
+#[test]
+fn pure_relative_control_from_a_zero_component_still_runs_with_odex() -> lieode::Result<()> {
+    let sol = integrate(
+        &mut VectorStepper::new(Odex::new(
+            Tolerances::scalar(1e-10, 0.0)?,
+            OdexParameters::default(),
+        )?),
+        &mut oscillator,
+        &Vector2::new(0.0, 1.0),
+        &Span::new(0.0, 1.0)?,
+        Options::default(),
+    )?;
+    let (t, x) = sol.last().expect("an end");
+    assert_eq!((sol.stop, t), (StopReason::Finished, 1.0));
+    assert!((x[0] - 1f64.sin()).abs() < 1e-8, "{}", x[0]);
     Ok(())
 }

@@ -4,8 +4,8 @@ use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
 use super::controller::Controller;
 use super::controller::ControllerParameters;
-use super::hairer::initial_step;
 use super::hairer::underflow_cause;
+use super::hairer::{initial_step, magnitudes};
 use super::tolerance::Tolerances;
 use super::{AdaptiveMethod, StepReport, System};
 use crate::engine::Stats;
@@ -150,11 +150,14 @@ where
                 expected: "finite times with t_end ≠ t0".into(),
             });
         }
-        self.tolerances.check_resolvable(x0.as_slice())?;
+        let sizes = magnitudes(system, x0);
+        self.tolerances.check_resolvable(&sizes)?;
         self.x = t0;
         self.control.begin(t0, t_end);
         self.y = x0.clone();
         self.f = system.eval(t0, x0, stats)?;
+        self.tolerances
+            .check_derivative_scale(&sizes, self.f.as_slice(), t0)?;
         let (posneg, hmax) = (self.control.posneg(), self.control.hmax());
         self.h = match self.parameters.initial_step {
             Some(h) => h.min(hmax) * posneg,

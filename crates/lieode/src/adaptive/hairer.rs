@@ -305,8 +305,9 @@ pub(crate) fn not_started() -> Error {
 /// step with the sign of `t_end − t₀`, or HINIT of the method's `order`. Returns `(F(t₀, x₀), h)`.
 ///
 /// # Errors
-/// As [`check_start`], [`Tolerances::check_resolvable`], [`System::eval`] and
-/// [`initial_step`]; a non-finite `F(t₀, x₀)`.
+/// As [`check_start`], [`Tolerances::check_resolvable`] (at the sizes [`System::magnitude`]
+/// gives), [`System::eval`], [`Tolerances::check_derivative_scale`] and [`initial_step`]; a
+/// non-finite `F(t₀, x₀)`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn begin_integration<D, S>(
     system: &mut S,
@@ -326,11 +327,13 @@ where
     S: System<D> + ?Sized,
 {
     check_start(t0, x0, t_end)?;
-    tolerances.check_resolvable(x0.as_slice())?;
+    let sizes = magnitudes(system, x0);
+    tolerances.check_resolvable(&sizes)?;
     control.begin(t0, t_end);
     stiffness.reset();
     let f0 = system.eval(t0, x0, stats)?;
     check_finite(&f0, "right-hand side", t0)?;
+    tolerances.check_derivative_scale(&sizes, f0.as_slice(), t0)?;
     let posneg = control.posneg();
     let h = match parameters.initial_step {
         Some(h0) => h0.copysign(posneg),
@@ -347,6 +350,20 @@ where
         )?,
     };
     Ok((f0, h))
+}
+
+/// The sizes `m_i` of the components of `x` as the error test sees them
+/// ([`System::magnitude`]: `|x_i|` for a vector ODE, the group state's coordinate sizes for
+/// the local coordinates of a Lie-group step, whose own values are 0 at the start). The
+/// tolerance checks at the start read these, so that a lifted run is checked as its vector
+/// counterpart is.
+pub(crate) fn magnitudes<D, S>(system: &S, x: &OVector<f64, D>) -> Vec<f64>
+where
+    D: DimName,
+    DefaultAllocator: Allocator<D>,
+    S: System<D> + ?Sized,
+{
+    (0..D::dim()).map(|i| system.magnitude(x, i)).collect()
 }
 
 /// The error that ends an attempt loop: a step-size underflow reached by shrinking after

@@ -111,7 +111,10 @@ where
     /// (Hairer's HINIT).
     ///
     /// # Errors
-    /// Invalid tolerances or parameters for dimension `D`, non-finite input, `t_end = t0`.
+    /// Invalid tolerances or parameters for dimension `D`, non-finite input, `t_end = t0`;
+    /// tolerances below what `f64` resolves at the start, naming `atol`
+    /// ([`Tolerances::check_resolvable`] at the sizes [`System::magnitude`] gives,
+    /// [`Tolerances::check_derivative_scale`] with `F(t0, x0)`).
     fn start<S: System<D> + ?Sized>(
         &mut self,
         system: &mut S,

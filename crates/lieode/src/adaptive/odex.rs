@@ -137,7 +137,7 @@
 
 use nalgebra::{DefaultAllocator, DimName, OVector, allocator::Allocator};
 
-use super::hairer::underflow_cause;
+use super::hairer::{magnitudes, underflow_cause};
 use super::{AdaptiveMethod, StepReport, System, Tolerances};
 use crate::engine::Stats;
 use crate::error::{Error, Result};
@@ -1076,7 +1076,9 @@ where
     ///
     /// # Errors
     /// [`Error::NonFinite`] naming `t0`, `x0` or `t_end`; [`Error::InvalidParameter`] naming
-    /// `t_end` if it equals `t0`; errors of [`System::eval`].
+    /// `t_end` if it equals `t0`, naming `atol` for tolerances below what `f64` resolves at the
+    /// start ([`Tolerances::check_resolvable`] at the sizes [`System::magnitude`] gives,
+    /// [`Tolerances::check_derivative_scale`]); errors of [`System::eval`].
     fn start<S: System<D> + ?Sized>(
         &mut self,
         system: &mut S,
@@ -1096,7 +1098,8 @@ where
         if x0.iter().any(|v| !v.is_finite()) {
             return Err(Error::NonFinite { name: "x0" });
         }
-        self.tol.check_resolvable(x0.as_slice())?;
+        let sizes = magnitudes(system, x0);
+        self.tol.check_resolvable(&sizes)?;
         if t_end == t0 {
             return Err(Error::InvalidParameter {
                 name: "t_end",
@@ -1128,6 +1131,8 @@ where
         self.last = false;
         self.counts = OdexCounts::default();
         self.dz = system.eval(t0, &self.y, stats)?;
+        self.tol
+            .check_derivative_scale(&sizes, self.dz.as_slice(), t0)?;
         // Before the first step the dense output is the constant y₀.
         self.dense_mu = -1;
         self.dense_x_old = t0;

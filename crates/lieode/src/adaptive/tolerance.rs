@@ -112,6 +112,52 @@ impl Tolerances {
         Ok(())
     }
 
+    /// Checks that the tolerances can scale the derivative `f0 = F(t0, y0)` at the start of a
+    /// run: the adaptive codes' norms sum `(v_i/sk_i)²` with `sk_i = atol_i + rtol_i · m_i`
+    /// (`m_i` the size of component `i` of the state as the error test sees it, e.g. `|y0_i|`;
+    /// zero for a zero state and for the coordinates of a rotation), and with `v_i = f0_i` that
+    /// square must be finite. A component whose `sk_i` is `atol_i` alone — a zero state, a
+    /// rotation — and whose `atol_i > 0` lies below `|f0_i| / √(f64::MAX)` (about
+    /// `|f0_i| · 7.5·10⁻¹⁵⁵`) fails it: the scaled derivative overflows, so the initial-step
+    /// estimate finds no positive step (DOPRI5, DOP853) and the stability check has no
+    /// meaning (ODEX). This is the counterpart of [`Tolerances::check_resolvable`], which a
+    /// zero state passes.
+    ///
+    /// Not checked: a component with `sk_i = 0` (`atol_i = 0` and a zero size: pure relative
+    /// control, a request rather than a tolerance too small to resolve), and a derivative whose
+    /// own square overflows (`|f0_i| > √(f64::MAX)`, about 1.3·10¹⁵⁴), which no `atol ≤ 1`
+    /// scales: the codes report those when they use them (a non-finite initial step
+    /// estimate).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `atol`, with the component, the time `t0`, the size of
+    /// the state and the derivative.
+    pub fn check_derivative_scale(&self, magnitudes: &[f64], f0: &[f64], t0: f64) -> Result<()> {
+        let limit = f64::MAX.sqrt();
+        for (i, (&m, &f)) in magnitudes.iter().zip(f0).enumerate() {
+            let sk = self.atol(i) + self.rtol(i) * m;
+            let q = f / sk;
+            if sk > 0.0 && f.abs() <= limit && !(q * q).is_finite() {
+                return Err(Error::InvalidParameter {
+                    name: "atol",
+                    value: format!(
+                        "{:e} for component {i} at t = {t0:e} (|y0| = {m:e}, rtol = {:e}, \
+                         derivative {f:e})",
+                        self.atol(i),
+                        self.rtol(i)
+                    ),
+                    expected: format!(
+                        "at least |derivative| / √(f64::MAX) = {:e}: with a smaller tolerance \
+                         the scaled derivative overflows the error norm, below what f64 \
+                         resolves",
+                        f.abs() / limit
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The relative tolerances as given (one value, or one per component).
     pub fn rtol_values(&self) -> &[f64] {
         &self.rtol
