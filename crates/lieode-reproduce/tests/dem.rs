@@ -199,9 +199,9 @@ mod box_model {
 
     /// The cell list finds every touching pair a test of all pairs finds.
     #[test]
-    fn the_cell_list_finds_every_close_pair() {
+    fn the_cell_list_finds_every_close_pair() -> lieode::Result<()> {
         let half = Vector3::repeat(0.2);
-        let mut cells = CellList::new(half, 0.04);
+        let mut cells = CellList::new(half, 0.04)?;
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut uniform = || {
             seed ^= seed << 13;
@@ -212,7 +212,7 @@ mod box_model {
         let centres: Vec<Vector3<f64>> = (0..400)
             .map(|_| Vector3::new(uniform(), uniform(), uniform()))
             .collect();
-        cells.bin(&centres);
+        cells.bin(&centres)?;
         let mut found = Vec::new();
         cells.for_each_near_pair(|a, b| {
             if (centres[a] - centres[b]).norm() < 0.04 {
@@ -230,6 +230,7 @@ mod box_model {
         }
         assert!(!all.is_empty());
         assert_eq!(found, all);
+        Ok(())
     }
 
     /// The continuous model conserves energy: DOP853 at 1e-12 on the ambient ODE of a king and
@@ -501,6 +502,289 @@ mod energy_study {
             largest_transverse = largest_transverse.max((w1.xy() - w0.xy()).norm());
         }
         assert!(largest_transverse > 1.0, "{largest_transverse}");
+        Ok(())
+    }
+}
+
+/// Regression tests of reported faults: each checks against a closed form or a hand-computed
+/// number.
+mod faults {
+    use lieode::Error;
+    use lieode::stepper::{Span, Stepper};
+    use lieode::system::{Loads, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView};
+    use lieode_reproduce::dem::{
+        AxialSphere, CellList, Clump, DENSE_CELL_FLOOR, DENSITY, Hertz, POISSON, PieceBox, YOUNG,
+        random_state,
+    };
+    use nalgebra::{Quaternion, Vector3};
+
+    fn named<T: std::fmt::Debug>(result: lieode::Result<T>, expected: &str) {
+        match result {
+            Err(Error::InvalidParameter { name, .. }) if name == expected => {}
+            other => panic!("expected an error naming `{expected}`, got {other:?}"),
+        }
+    }
+
+    fn ball(radius: f64) -> lieode::Result<Clump> {
+        Clump::new(&[AxialSphere { z: 0.0, radius }], DENSITY)
+    }
+
+    /// `4/3 E* √R* δ^{3/2}` written out.
+    fn hertz_force(modulus: f64, radius: f64, delta: f64) -> f64 {
+        4.0 / 3.0 * modulus * radius.sqrt() * delta.powf(1.5)
+    }
+
+    fn view(state: &SystemState) -> SystemView<'_> {
+        SystemView {
+            t: state.t,
+            positions: &state.positions,
+            velocities: &state.velocities,
+            rotors: &state.rotors,
+            omegas: &state.omegas,
+        }
+    }
+
+    /// Fault 1: a zero, NaN or infinite size is refused by name, and cells of 2⁻¹³ in the box
+    /// `[−1, 1]³` — 2¹⁴ per axis, 16384³ = 4 398 046 511 104 cells, which the dense grid
+    /// allocated (an abort) — store one entry per sphere, and find the hand-counted pair. Two
+    /// spheres of radius 1e-4 in a box of half side 1 (10¹² cells before) touch with the Hertz
+    /// force of the closed form.
+    #[test]
+    fn a_cell_list_of_tiny_cells_stays_small_and_exact() -> lieode::Result<()> {
+        named(CellList::new(Vector3::repeat(1.0), 0.0), "cell");
+        named(CellList::new(Vector3::repeat(1.0), f64::NAN), "cell");
+        named(CellList::new(Vector3::repeat(f64::INFINITY), 0.1), "half");
+        named(CellList::new(Vector3::new(1.0, -1.0, 1.0), 0.1), "half");
+        assert_eq!(CellList::dense_bound(2), 4096);
+        assert_eq!(CellList::dense_bound(1000), 8000);
+        let mut cells = CellList::new(Vector3::repeat(1.0), 2f64.powi(-13))?;
+        assert_eq!(cells.grid_cells(), 4_398_046_511_104);
+        let centres = [
+            Vector3::new(0.0, 0.0, 0.0),
+            Vector3::new(1e-4, 0.0, 0.0),
+            Vector3::new(0.5, 0.5, 0.5),
+            Vector3::new(0.5, 0.5 + 3e-4, 0.5),
+        ];
+        cells.bin(&centres)?;
+        assert_eq!(cells.stored_cells(), 4);
+        let mut pairs = Vec::new();
+        cells.for_each_near_pair(|a, b| pairs.push((a, b)));
+        assert_eq!(pairs, vec![(0, 1)]);
+
+        // Many spheres in a sparse grid: the pairs of the all-pairs search.
+        let mut cells = CellList::new(Vector3::repeat(1.0), 1e-3)?;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut uniform = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 0.02 - 0.01
+        };
+        let centres: Vec<Vector3<f64>> = (0..3000)
+            .map(|_| Vector3::new(uniform(), uniform(), uniform()))
+            .collect();
+        cells.bin(&centres)?;
+        assert!(cells.stored_cells() <= 3000 && cells.grid_cells() > 1_000_000_000);
+        let mut found = Vec::new();
+        cells.for_each_near_pair(|a, b| {
+            if (centres[a] - centres[b]).norm() < 1e-3 {
+                found.push((a, b));
+            }
+        });
+        found.sort_unstable();
+        let mut all = Vec::new();
+        for a in 0..centres.len() {
+            for b in a + 1..centres.len() {
+                if (centres[a] - centres[b]).norm() < 1e-3 {
+                    all.push((a, b));
+                }
+            }
+        }
+        assert!(all.len() > 10, "{}", all.len());
+        assert_eq!(found, all);
+
+        let modulus = Hertz::same_material_modulus(YOUNG, POISSON)?;
+        let r = 1e-4;
+        let mut model = PieceBox::new(vec![ball(r)?, ball(r)?], 1.0, modulus)?;
+        let mut state = SystemState::at_rest(0.0, 2);
+        state.positions[1].x = 1.9e-4;
+        let mut loads = Loads::zeros(2);
+        model.loads(&view(&state), &mut loads);
+        let delta = 2.0 * r - 1.9e-4;
+        let expected = hertz_force(modulus, r / 2.0, delta);
+        assert!(
+            (loads.forces[0].x + expected).abs() < 1e-12 * expected,
+            "{:?} vs {expected}",
+            loads.forces[0]
+        );
+        assert_eq!(loads.forces[1], -loads.forces[0]);
+        // The chess box (cells of the largest diameter, 4 cm, in [−0.2, 0.2]³: 10³ cells)
+        // stays on the dense grid whatever its sphere count.
+        let chess = CellList::new(Vector3::repeat(0.2), 0.04)?;
+        assert_eq!(chess.grid_cells(), 1000);
+        assert!(chess.grid_cells() <= DENSE_CELL_FLOOR as u64);
+        Ok(())
+    }
+
+    /// Fault 2: the model states its two bodies; a run from three (the third outside the box,
+    /// which would feel nothing) is refused naming `y0`, the energy of one or three naming
+    /// `state`; a view of one body or loads of one are loaded without a panic, the one body
+    /// against the wall with the closed-form force (δ = 1e-3 on a sphere of 1 cm).
+    #[test]
+    fn a_piece_box_refuses_states_of_another_size() -> lieode::Result<()> {
+        let modulus = Hertz::same_material_modulus(YOUNG, POISSON)?;
+        let r = 0.01;
+        let mut model = PieceBox::new(vec![ball(r)?, ball(r)?], 0.1, modulus)?;
+        assert_eq!(SystemForces::bodies(&model), Some(2));
+        let mut three = SystemState::at_rest(0.0, 3);
+        three.positions[1].x = 0.05;
+        three.positions[2].x = 0.5;
+        let mut bodies = PieceBox::bodies(&model);
+        bodies.push(bodies[0]);
+        let mut spiral = SpiralLeapfrogSystem::new(bodies);
+        named(
+            spiral.start(&mut model, &Span::open(0.0, 1e-6)?, &three),
+            "y0",
+        );
+        named(model.try_energy(&three), "state");
+        named(model.try_energy(&SystemState::at_rest(0.0, 1)), "state");
+        assert_eq!(model.energy(&three), f64::INFINITY);
+
+        let mut one = SystemState::at_rest(0.0, 1);
+        one.positions[0].x = 0.1 - r + 1e-3;
+        let mut loads = Loads::zeros(1);
+        model.loads(&view(&one), &mut loads);
+        let expected = hertz_force(modulus, r, (r + one.positions[0].x) - 0.1);
+        assert!(
+            (loads.forces[0].x + expected).abs() < 1e-12 * expected,
+            "{:?} vs {expected}",
+            loads.forces[0]
+        );
+        // Three bodies in the view, loads of one: no panic, body 0 still loaded.
+        let mut loads = Loads::zeros(1);
+        three.positions[0] = one.positions[0];
+        model.loads(&view(&three), &mut loads);
+        assert!((loads.forces[0].x + expected).abs() < 1e-12 * expected);
+        Ok(())
+    }
+
+    /// Fault 4: `E* = E/(2(1 − ν²))` of 1e308 and ν = −0.99999999 overflows and is refused,
+    /// as is the stiffness 4/3·1e300·√1e300; `4/3 · 0.75e300 = 1e300` has the overlap limit
+    /// `(M/(0.4e300))^{2/5}` = 2891.09… (M the largest f64), where the energy, not the force,
+    /// overflows first. A box whose modulus 1e307 would overflow the force of a 1 m sphere at
+    /// δ = 2 m (16 · 4/3 · 1e307 · 2^{3/2} = 6.0e308) is refused; 1e306 is accepted and a
+    /// sphere one radius beyond the wall feels the finite `4/3 · 1e306 · 2^{3/2}`.
+    #[test]
+    fn hertz_refuses_overflowing_contacts() -> lieode::Result<()> {
+        named(Hertz::same_material_modulus(1e308, -0.99999999), "young");
+        named(Hertz::new(1e300, 1e300), "effective_modulus");
+        named(Hertz::new(1e-300, 1e-300), "effective_modulus");
+        let law = Hertz::new(0.75e300, 1.0)?;
+        assert!((law.stiffness() - 1e300).abs() < 1e-15 * 1e300);
+        let limit = law.overlap_limit();
+        let expected = (f64::MAX / 4e299).powf(0.4);
+        assert!((limit - expected).abs() < 1e-8 * expected, "{limit}");
+        assert!((limit - 2891.09).abs() < 0.01, "{limit}");
+        assert!(law.force(limit).is_finite() && law.energy(limit).is_finite());
+        assert_eq!(law.energy(1.001 * limit), f64::INFINITY);
+
+        let big = Clump::new(
+            &[AxialSphere {
+                z: 0.0,
+                radius: 1.0,
+            }],
+            1.0,
+        )?;
+        named(PieceBox::new(vec![big.clone()], 10.0, 1e307), "modulus");
+        let mut model = PieceBox::new(vec![big], 10.0, 1e306)?;
+        let mut state = SystemState::at_rest(0.0, 1);
+        state.positions[0].x = 11.0;
+        let mut loads = Loads::zeros(1);
+        model.loads(&view(&state), &mut loads);
+        let expected = 4.0 / 3.0 * 1e306 * 2f64.powf(1.5);
+        assert!(
+            (loads.forces[0].x + expected).abs() < 1e-12 * expected,
+            "{:?}",
+            loads.forces[0]
+        );
+        Ok(())
+    }
+
+    /// Fault 5: a sphere of one piece at the centre of a sphere of another (radius 1 cm each)
+    /// overlaps by δ = 2 cm: it pushes the pieces apart along the line of their centres of mass
+    /// (here z) with `4/3 E* √(5 mm) δ^{3/2}` and stores `8/15 E* √(5 mm) δ^{5/2}`; two pieces
+    /// at one place are pushed apart along x.
+    #[test]
+    fn coincident_spheres_push_apart_and_store_energy() -> lieode::Result<()> {
+        let modulus = Hertz::same_material_modulus(YOUNG, POISSON)?;
+        let r = 0.01;
+        let pair = Clump::new(
+            &[
+                AxialSphere { z: 0.0, radius: r },
+                AxialSphere { z: 0.05, radius: r },
+            ],
+            DENSITY,
+        )?;
+        let mut model = PieceBox::new(vec![pair.clone(), pair], 0.2, modulus)?;
+        let mut state = SystemState::at_rest(0.0, 2);
+        state.positions[1].z = 0.05;
+        let spheres = model.world_spheres(&state);
+        // Body 0's upper sphere is exactly body 1's lower sphere.
+        assert_eq!(spheres[1].0, spheres[2].0);
+        let mut loads = Loads::zeros(2);
+        model.loads(&view(&state), &mut loads);
+        let force = hertz_force(modulus, r / 2.0, 2.0 * r);
+        let energy = 8.0 / 15.0 * modulus * (r / 2.0).sqrt() * (2.0 * r).powf(2.5);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
+        assert!(close(loads.forces[0].z, -force), "{:?}", loads.forces[0]);
+        assert!(close(loads.forces[1].z, force), "{:?}", loads.forces[1]);
+        assert_eq!((loads.forces[0].x, loads.forces[0].y), (0.0, 0.0));
+        assert!(loads.torques[0].norm() <= 1e-12 * force * r);
+        assert!(close(model.try_energy(&state)?, energy));
+
+        let mut model = PieceBox::new(vec![ball(r)?, ball(r)?], 0.2, modulus)?;
+        let mut state = SystemState::at_rest(0.0, 2);
+        state.positions[0] = Vector3::new(0.01, 0.02, 0.03);
+        state.positions[1] = state.positions[0];
+        state.rotors[1] = Quaternion::new(0.6, 0.8, 0.0, 0.0);
+        let mut loads = Loads::zeros(2);
+        model.loads(&view(&state), &mut loads);
+        assert!(close(loads.forces[0].x, -force), "{:?}", loads.forces[0]);
+        assert!(close(loads.forces[1].x, force), "{:?}", loads.forces[1]);
+        assert!(close(model.try_energy(&state)?, energy));
+        Ok(())
+    }
+
+    /// Fault 7 (its causes): an initial speed or spin that is not finite, or at which the
+    /// kinetic energy overflows (½·J·(1e200)² for the spin), is refused by name, and the energy
+    /// of a state whose kinetic energy overflows (a 1 cm ball at 1e160 m/s:
+    /// ½ · 0.0134 kg · 1e320 > 1.8e308) is an error naming the body, not `+∞`.
+    #[test]
+    fn a_state_of_overflowing_energy_is_refused() -> lieode::Result<()> {
+        let modulus = Hertz::same_material_modulus(YOUNG, POISSON)?;
+        let mut model = PieceBox::new(vec![ball(0.01)?, ball(0.01)?], 0.2, modulus)?;
+        named(random_state(&model, 1, f64::INFINITY, 1.0), "speed");
+        named(random_state(&model, 1, 1.0, f64::NAN), "spin");
+        named(random_state(&model, 1, 1.0, 1e200), "spin");
+        named(random_state(&model, 1, 1e160, 1.0), "speed");
+        let y0 = random_state(&model, 1, 1.0, 1.0)?;
+        let mass = 4.0 / 3.0 * std::f64::consts::PI * 1e-6 * DENSITY;
+        let spin = 0.4 * mass * 1e-4;
+        let e0 = model.try_energy(&y0)?;
+        assert!(
+            (e0 - 2.0 * (0.5 * mass + 0.5 * spin)).abs() < 1e-12 * e0,
+            "{e0}"
+        );
+        let mut fast = y0.clone();
+        fast.velocities[1].x = 1e160;
+        match model.try_energy(&fast) {
+            Err(Error::NonFiniteBody {
+                what: "kinetic energy",
+                body: 1,
+                ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
         Ok(())
     }
 }

@@ -15,6 +15,12 @@ use lieode::{Error, Result};
 /// `E* = E / (2(1 − ν²))` and `R* = R₁R₂/(R₁ + R₂)`; for a sphere on a wall of the same
 /// material `R* = R` (the wall is a sphere of infinite radius).
 ///
+/// **Range.** The force and the energy are finite for overlaps up to
+/// [`Hertz::overlap_limit`] (where the larger of them reaches the largest `f64`) and overflow
+/// to `+∞` beyond it; [`Hertz::new`] refuses a contact whose stiffness `4/3 E* √R*` itself
+/// overflows or underflows. A model that knows its geometry checks its largest overlaps
+/// against the limit ([`crate::dem::PieceBox::new`] does).
+///
 /// # References
 /// - H. Hertz, *Über die Berührung fester elastischer Körper*, J. reine angew. Math. 92 (1882).
 /// - K. L. Johnson, *Contact Mechanics*, Cambridge University Press (1985), §4.2 and §11.4.
@@ -29,7 +35,9 @@ impl Hertz {
     /// `effective_radius` (`R*`).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] naming the parameter unless both are finite and positive.
+    /// [`Error::InvalidParameter`] naming the parameter unless both are finite and positive;
+    /// naming `effective_modulus` (with both values) when the stiffness `4/3 E* √R*` is not a
+    /// finite normal number (it overflows, or underflows to a contact without force).
     pub fn new(effective_modulus: f64, effective_radius: f64) -> Result<Self> {
         for (name, value) in [
             ("effective_modulus", effective_modulus),
@@ -43,16 +51,43 @@ impl Hertz {
                 });
             }
         }
-        Ok(Self {
-            stiffness: 4.0 / 3.0 * effective_modulus * effective_radius.sqrt(),
-        })
+        let stiffness = 4.0 / 3.0 * effective_modulus * effective_radius.sqrt();
+        if !stiffness.is_normal() {
+            return Err(Error::InvalidParameter {
+                name: "effective_modulus",
+                value: format!("{effective_modulus:e} with effective_radius {effective_radius:e}"),
+                expected: format!(
+                    "a stiffness 4/3 E* √R* that is a finite normal number, not {stiffness:e}"
+                ),
+            });
+        }
+        Ok(Self { stiffness })
+    }
+
+    /// The stiffness `4/3 E* √R*`, the force per `δ^{3/2}`.
+    pub fn stiffness(&self) -> f64 {
+        self.stiffness
+    }
+
+    /// The largest overlap at which both the force and the energy are finite:
+    /// `min((M/k)^{2/3}, (M/(0.4 k))^{2/5})` with `k` the stiffness and `M` the largest `f64`,
+    /// less a relative `1e-9` for the rounding of the powers (at most the largest `f64`, for a
+    /// stiffness below `M^{−1/4}`). [`Hertz::force`] and
+    /// [`Hertz::energy`] may overflow to `+∞` beyond it.
+    pub fn overlap_limit(&self) -> f64 {
+        // In logarithms: for a small stiffness `M/k` itself overflows.
+        let largest = f64::MAX.ln();
+        let force = (2.0 / 3.0 * (largest - self.stiffness.ln())).exp();
+        let energy = (0.4 * (largest - (0.4 * self.stiffness).ln())).exp();
+        (force.min(energy) * (1.0 - 1e-9)).min(f64::MAX)
     }
 
     /// `E* = E / (2(1 − ν²))` of two bodies of one material.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `young` unless it is finite and positive, naming
-    /// `poisson` unless `−1 < ν < ½`.
+    /// `poisson` unless `−1 < ν < ½`; naming `young` (with both values) when `E*` overflows
+    /// (a huge `E` with `ν` near −1).
     pub fn same_material_modulus(young: f64, poisson: f64) -> Result<f64> {
         if !(young.is_finite() && young > 0.0) {
             return Err(Error::InvalidParameter {
@@ -68,10 +103,19 @@ impl Hertz {
                 expected: "a Poisson ratio in (−1, ½)".into(),
             });
         }
-        Ok(young / (2.0 * (1.0 - poisson * poisson)))
+        let modulus = young / (2.0 * (1.0 - poisson * poisson));
+        if !modulus.is_finite() {
+            return Err(Error::InvalidParameter {
+                name: "young",
+                value: format!("{young:e} with poisson {poisson:e}"),
+                expected: "a Young's modulus and Poisson ratio with E/(2(1 − ν²)) finite".into(),
+            });
+        }
+        Ok(modulus)
     }
 
-    /// The repulsive force `F(δ)` at the overlap `δ` (0 for `δ ≤ 0`).
+    /// The repulsive force `F(δ)` at the overlap `δ` (0 for `δ ≤ 0`; `+∞` beyond
+    /// [`Hertz::overlap_limit`]).
     #[inline]
     pub fn force(&self, overlap: f64) -> f64 {
         if overlap > 0.0 {
@@ -81,7 +125,8 @@ impl Hertz {
         }
     }
 
-    /// The elastic energy `U(δ)` stored at the overlap `δ` (0 for `δ ≤ 0`).
+    /// The elastic energy `U(δ)` stored at the overlap `δ` (0 for `δ ≤ 0`; `+∞` beyond
+    /// [`Hertz::overlap_limit`]).
     #[inline]
     pub fn energy(&self, overlap: f64) -> f64 {
         if overlap > 0.0 {

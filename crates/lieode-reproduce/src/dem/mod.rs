@@ -22,7 +22,7 @@ mod initial;
 mod piece_box;
 mod pieces;
 
-pub use cells::CellList;
+pub use cells::{CellList, DENSE_CELL_FLOOR, DENSE_CELLS_PER_SPHERE, MAX_CELLS_PER_AXIS};
 pub use clump::{AxialSphere, Clump};
 pub use hertz::{HERTZ_DURATION_INTEGRAL, Hertz};
 pub use initial::{SplitMix64, random_state};
