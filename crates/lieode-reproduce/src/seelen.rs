@@ -7,13 +7,13 @@ use nalgebra::Vector3;
 use crate::seelen_problems::{
     GrowingTorqueCylinder, SymmetricTop, TABLE1_PRINTED, TorquedSphere, TouchingCylinders,
 };
-use lieode::Result;
 use lieode::body::RigidBody;
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem, Rk4System, SystemForces,
     SystemMethod, SystemState, every_method,
 };
+use lieode::{Error, Result};
 
 /// A computation run on a six-degree-of-freedom scheme with its concrete type.
 pub trait SchemeVisitor<P: SystemForces> {
@@ -155,8 +155,16 @@ pub const PAPER_SCHEMES: [&str; 3] = ["improved_pcdm", "pcdm", "spiral_leapfrog"
 /// [`PAPER_SCHEMES`].
 ///
 /// # Errors
-/// Those of the runs.
+/// [`Error::InvalidParameter`] naming `duration` unless it is finite and non-negative; those
+/// of the runs.
 pub fn top_runs(duration: f64, every: usize) -> Result<Vec<SchemeRun>> {
+    if !(duration.is_finite() && duration >= 0.0) {
+        return Err(Error::InvalidParameter {
+            name: "duration",
+            value: format!("{duration:e}"),
+            expected: "a finite non-negative duration".into(),
+        });
+    }
     let dt = 1e-2;
     let steps = (duration / dt).round() as usize;
     run_schemes(
@@ -198,8 +206,9 @@ pub struct Table1Row {
     pub error_vs_exact: f64,
 }
 
-/// Table 1: the exact arrow, every scheme's (from `runs`, [`sphere_runs`]) and the paper's
-/// printed rows, each with its distance from the exact arrow.
+/// Table 1: the exact arrow, every scheme's (from `runs`, [`sphere_runs`]; a run without a
+/// state or a body has no row) and the paper's printed rows, each with its distance from the
+/// exact arrow.
 pub fn table1(runs: &[SchemeRun]) -> Vec<Table1Row> {
     let exact = TorquedSphere::arrow(1.0);
     let row = |method: String, arrow: Vector3<f64>| Table1Row {
@@ -209,11 +218,8 @@ pub fn table1(runs: &[SchemeRun]) -> Vec<Table1Row> {
     };
     let mut rows = vec![row("exact".into(), exact)];
     for r in runs {
-        if let Some(last) = r.states.last() {
-            rows.push(row(
-                r.method.clone(),
-                TorquedSphere::arrow_of(&last.rotors[0]),
-            ));
+        if let Some(q) = r.states.last().and_then(|last| last.rotors.first()) {
+            rows.push(row(r.method.clone(), TorquedSphere::arrow_of(q)));
         }
     }
     for (label, v) in TABLE1_PRINTED {
@@ -228,25 +234,53 @@ pub fn table1(runs: &[SchemeRun]) -> Vec<Table1Row> {
 /// for every `Δt`.
 ///
 /// # Errors
-/// Those of the run.
+/// [`Error::InvalidParameter`] naming `dt` unless it is finite and positive with fewer than
+/// 2⁵³ steps per sample (and a total that fits a `usize`), naming `reference` when it is
+/// empty; those of the run.
 pub fn cylinder_alpha<S: Stepper<GrowingTorqueCylinder, State = SystemState>>(
     scheme: &mut S,
     dt: f64,
     reference: &[nalgebra::Quaternion<f64>],
 ) -> Result<f64> {
-    let per_sample = (CYLINDER_SAMPLE / dt).round().max(1.0) as usize;
+    if reference.is_empty() {
+        return Err(Error::InvalidParameter {
+            name: "reference",
+            value: "no rotor".into(),
+            expected: "one reference rotor per sample time".into(),
+        });
+    }
+    // Beyond 2⁵³ steps per sample the count is no longer an exact integer (and the run
+    // would never end).
+    let per_sample = (CYLINDER_SAMPLE / dt).round().max(1.0);
+    let steps = (per_sample as usize).checked_mul(reference.len());
+    let (true, Some(steps)) = (
+        dt.is_finite() && dt > 0.0 && per_sample < 2f64.powi(53),
+        steps,
+    ) else {
+        return Err(Error::InvalidParameter {
+            name: "dt",
+            value: format!("{dt:e}"),
+            expected: "a finite positive step of fewer than 2⁵³ steps per sample".into(),
+        });
+    };
+    let per_sample = per_sample as usize;
     let states = sampled(
         scheme,
         &mut GrowingTorqueCylinder,
         &GrowingTorqueCylinder::initial_state(),
         dt,
-        per_sample * reference.len(),
+        steps,
         per_sample,
     )?;
-    let sum: f64 = states[1..]
+    let sum: f64 = states
         .iter()
+        .skip(1)
         .zip(reference)
-        .map(|(s, r)| GrowingTorqueCylinder::axis_error(&s.rotors[0], r))
+        .map(|(s, r)| {
+            s.rotors
+                .first()
+                .map_or(f64::NAN, |q| GrowingTorqueCylinder::axis_error(q, r))
+        })
         .sum();
     Ok(sum / reference.len() as f64)
 }
@@ -340,8 +374,16 @@ pub fn cylinders_runs(every: usize) -> Result<Vec<SchemeRun>> {
 /// against the closed form.
 ///
 /// # Errors
-/// None for the paper's values.
+/// [`Error::InvalidParameter`] naming `state` when it has no body.
 pub fn cylinder1_relative_error(state: &SystemState) -> Result<f64> {
     let exact = TouchingCylinders::omegas(state.t)?[0];
-    Ok((state.omegas[0].z - exact).abs() / exact.abs())
+    let omega = state
+        .omegas
+        .first()
+        .ok_or_else(|| Error::InvalidParameter {
+            name: "state",
+            value: "no body".into(),
+            expected: "the two cylinders' state".into(),
+        })?;
+    Ok((omega.z - exact).abs() / exact.abs())
 }

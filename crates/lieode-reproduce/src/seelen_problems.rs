@@ -6,13 +6,13 @@ use std::f64::consts::PI;
 
 use nalgebra::{Quaternion, SVector, Vector3};
 
-use lieode::Result;
 use lieode::adaptive::{ControllerParameters, Dop853, Summation, Tolerances, VectorStepper};
 use lieode::body::RigidBody;
 use lieode::body::quaternion::{rotate, times_pure};
 use lieode::integrate::{Options, integrate};
 use lieode::stepper::Span;
 use lieode::system::{Body, Loads, SystemForces, SystemState, SystemView, TorqueFrame};
+use lieode::{Error, Result};
 
 /// The density of every body of the paper's tests, kg/m³.
 pub const DENSITY: f64 = 1100.0;
@@ -186,15 +186,35 @@ impl GrowingTorqueCylinder {
         SystemState::at_rest(0.0, 1)
     }
 
-    /// The rotor and body angular velocity at each of `times` by DOP853 on the ambient ODE
-    /// with `rtol = atol = tolerance`.
+    /// The rotor and body angular velocity at each of `times` (from the initial time 0, in
+    /// non-decreasing order) by DOP853 on the ambient ODE with `rtol = atol = tolerance`.
     ///
     /// # Errors
-    /// Those of the body and of the integration.
+    /// [`Error::InvalidParameter`] naming `times` (with the index) for a time that is not
+    /// finite and non-negative, or that comes before the one before it; those of the body and
+    /// of the integration.
     pub fn reference(
         times: &[f64],
         tolerance: f64,
     ) -> Result<Vec<(Quaternion<f64>, Vector3<f64>)>> {
+        let mut previous = 0.0;
+        for (k, &t) in times.iter().enumerate() {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "times",
+                    value: format!("times[{k}] = {t:e}"),
+                    expected: "finite times from the initial time 0 on".into(),
+                });
+            }
+            if t < previous {
+                return Err(Error::InvalidParameter {
+                    name: "times",
+                    value: format!("times[{k}] = {t:e} after {previous:e}"),
+                    expected: "times in non-decreasing order".into(),
+                });
+            }
+            previous = t;
+        }
         let body = Self::body()?;
         let rigid = *body.rigid();
         let mut rate = move |t: f64, y: &SVector<f64, 7>| {
@@ -325,24 +345,50 @@ impl SystemForces for TouchingCylinders {
         TorqueFrame::Lab
     }
 
+    /// Two: the methods refuse a state of another size.
+    fn bodies(&self) -> Option<usize> {
+        Some(2)
+    }
+
     /// The friction at the contact point on the line of centres; the axles hold the centres,
-    /// so no net force acts.
+    /// so no net force acts. Called directly with a view or loads of fewer than two bodies it
+    /// writes nothing (the methods hand it two, [`SystemForces::bodies`]); coincident centres
+    /// have no line of centres and give NaN torques, which the methods report.
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
-        if view.positions.len() < 2 {
+        let ([x0, x1, ..], [q0, q1, ..], [w0, w1, ..], [t0, t1, ..]) = (
+            view.positions,
+            view.rotors,
+            view.omegas,
+            loads.torques.as_mut_slice(),
+        ) else {
             return;
-        }
-        let (x, q, w) = (view.positions, view.rotors, view.omegas);
-        let axis = (x[1] - x[0]).normalize();
-        let contact = x[0] + axis * Self::RADII[0];
-        let arm = [contact - x[0], contact - x[1]];
-        let surface = [0, 1].map(|i| rotate(&q[i], &w[i]).cross(&arm[i]));
+        };
+        let axis = (x1 - x0).normalize();
+        let contact = x0 + axis * Self::RADII[0];
+        let arm = [contact - x0, contact - x1];
+        let surface = [rotate(q0, w0).cross(&arm[0]), rotate(q1, w1).cross(&arm[1])];
         let friction = (surface[0] - surface[1]) * -Self::FRICTION;
-        loads.torques[0] = arm[0].cross(&friction);
-        loads.torques[1] = arm[1].cross(&(-friction));
+        *t0 = arm[0].cross(&friction);
+        *t1 = arm[1].cross(&(-friction));
     }
 }
 
-/// The body angular velocity of body `i` of a state in the lab frame (for the figures).
-pub fn lab_omega(state: &SystemState, i: usize) -> Vector3<f64> {
-    rotate(&state.rotors[i], &state.omegas[i])
+/// The angular velocity of body `i` of a state in the lab frame (for the figures).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming `i` unless the state's rotors and angular velocities
+/// both have body `i`.
+pub fn lab_omega(state: &SystemState, i: usize) -> Result<Vector3<f64>> {
+    match (state.rotors.get(i), state.omegas.get(i)) {
+        (Some(q), Some(w)) => Ok(rotate(q, w)),
+        _ => Err(Error::InvalidParameter {
+            name: "i",
+            value: i.to_string(),
+            expected: format!(
+                "a body of the state ({} rotors, {} angular velocities)",
+                state.rotors.len(),
+                state.omegas.len()
+            ),
+        }),
+    }
 }

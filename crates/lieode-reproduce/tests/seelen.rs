@@ -195,3 +195,138 @@ fn the_improved_scheme_gains_three_orders_on_the_sphere() -> lieode::Result<()> 
     assert!(error("pcdm") > 1000.0 * error("improved_pcdm"));
     Ok(())
 }
+
+/// Regression tests of reported faults, against hand-computed values.
+mod faults {
+    use lieode::Error;
+    use lieode::stepper::{Span, Stepper};
+    use lieode::system::{ImprovedPcdmSystem, Loads, SystemForces, SystemState, SystemView};
+    use lieode_reproduce::seelen::{
+        SchemeRun, cylinder_alpha, cylinder1_relative_error, table1, top_runs,
+    };
+    use lieode_reproduce::seelen_problems::{GrowingTorqueCylinder, TouchingCylinders, lab_omega};
+    use nalgebra::{Quaternion, Vector3};
+
+    fn named<T: std::fmt::Debug>(result: lieode::Result<T>, expected: &str) {
+        match result {
+            Err(Error::InvalidParameter { name, .. }) if name == expected => {}
+            other => panic!("expected an error naming `{expected}`, got {other:?}"),
+        }
+    }
+
+    /// Fault 3: body 3 of a one-body state is an error naming `i`; body 0 turned a quarter
+    /// about z (q = (√½, 0, 0, √½)) with ω = (1, 0, 0) in its frame spins about lab y.
+    #[test]
+    fn lab_omega_names_a_missing_body() -> lieode::Result<()> {
+        let mut state = SystemState::at_rest(0.0, 1);
+        named(lab_omega(&state, 3), "i");
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        state.rotors[0] = Quaternion::new(h, 0.0, 0.0, h);
+        state.omegas[0] = Vector3::new(1.0, 0.0, 0.0);
+        let w = lab_omega(&state, 0)?;
+        assert!((w - Vector3::new(0.0, 1.0, 0.0)).norm() < 1e-15, "{w:?}");
+        Ok(())
+    }
+
+    /// Fault 6: unsorted, NaN or negative times are refused naming `times`; at t = 0 the
+    /// reference is the initial state (identity rotor, at rest), and a repeated time gives the
+    /// same state twice.
+    #[test]
+    fn the_cylinder_reference_refuses_unsorted_times() -> lieode::Result<()> {
+        named(
+            GrowingTorqueCylinder::reference(&[0.02, 0.01], 1e-10),
+            "times",
+        );
+        named(
+            GrowingTorqueCylinder::reference(&[f64::NAN], 1e-10),
+            "times",
+        );
+        named(GrowingTorqueCylinder::reference(&[-0.01], 1e-10), "times");
+        named(
+            GrowingTorqueCylinder::reference(&[0.01, f64::INFINITY], 1e-10),
+            "times",
+        );
+        let out = GrowingTorqueCylinder::reference(&[0.0, 0.01, 0.01], 1e-10)?;
+        assert_eq!(out[0].0, Quaternion::identity());
+        assert_eq!(out[0].1, Vector3::zeros());
+        assert_eq!(out[1], out[2]);
+        Ok(())
+    }
+
+    /// The touching cylinders are two bodies: a run from three is refused naming `y0`; a view
+    /// or loads of one body are left alone; the other entry points name what is missing.
+    #[test]
+    fn the_seelen_problems_refuse_what_they_cannot_use() -> lieode::Result<()> {
+        let mut model = TouchingCylinders;
+        assert_eq!(SystemForces::bodies(&model), Some(2));
+        let [b1, b2] = TouchingCylinders::bodies()?;
+        let mut three = TouchingCylinders::initial_state();
+        three.positions.push(Vector3::new(9.0, 0.0, 0.0));
+        three.velocities.push(Vector3::zeros());
+        three.rotors.push(Quaternion::identity());
+        three.omegas.push(Vector3::zeros());
+        let mut scheme = ImprovedPcdmSystem::new(vec![b1, b2, b1]);
+        named(
+            scheme.start(&mut model, &Span::open(0.0, 1e-2)?, &three),
+            "y0",
+        );
+        let two = TouchingCylinders::initial_state();
+        let view = SystemView {
+            t: 0.0,
+            positions: &two.positions,
+            velocities: &two.velocities,
+            rotors: &two.rotors[..1],
+            omegas: &two.omegas,
+        };
+        let mut loads = Loads::zeros(2);
+        model.loads(&view, &mut loads);
+        assert_eq!(loads, Loads::zeros(2));
+        let full = SystemView {
+            rotors: &two.rotors,
+            ..view
+        };
+        let mut one = Loads::zeros(1);
+        model.loads(&full, &mut one);
+        assert_eq!(one, Loads::zeros(1));
+        // The slip 2·1 + 0.4·2.4 = 2.96 m/s at the contact gives body 0 the torque
+        // −η·R₁·slip = −5.4 · 2.96 = −15.984 N m about z.
+        model.loads(&full, &mut loads);
+        assert!(
+            (loads.torques[0].z + 15.984).abs() < 1e-12,
+            "{:?}",
+            loads.torques
+        );
+
+        named(
+            cylinder1_relative_error(&SystemState::at_rest(0.0, 0)),
+            "state",
+        );
+        named(top_runs(f64::INFINITY, 1), "duration");
+        named(top_runs(-1.0, 1), "duration");
+        let body = GrowingTorqueCylinder::body()?;
+        let reference = [Quaternion::identity()];
+        named(
+            cylinder_alpha(&mut ImprovedPcdmSystem::uniform(body, 1), 0.0, &reference),
+            "dt",
+        );
+        named(
+            cylinder_alpha(
+                &mut ImprovedPcdmSystem::uniform(body, 1),
+                1e-300,
+                &reference,
+            ),
+            "dt",
+        );
+        named(
+            cylinder_alpha(&mut ImprovedPcdmSystem::uniform(body, 1), 1e-3, &[]),
+            "reference",
+        );
+        // A run without a body has no row: the exact one and the paper's four remain.
+        let empty = SchemeRun {
+            method: "empty".into(),
+            states: vec![SystemState::at_rest(1.0, 0)],
+        };
+        assert_eq!(table1(&[empty]).len(), 5);
+        Ok(())
+    }
+}
