@@ -346,13 +346,13 @@ impl SystemForces for TouchingCylinders {
     }
 
     /// Two: the methods refuse a state of another size.
-    fn bodies(&self) -> Option<usize> {
+    fn body_count(&self) -> Option<usize> {
         Some(2)
     }
 
     /// The friction at the contact point on the line of centres; the axles hold the centres,
     /// so no net force acts. Called directly with a view or loads of fewer than two bodies it
-    /// writes nothing (the methods hand it two, [`SystemForces::bodies`]); coincident centres
+    /// writes nothing (the methods hand it two, [`SystemForces::body_count`]); coincident centres
     /// have no line of centres and give NaN torques, which the methods report.
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
         let ([x0, x1, ..], [q0, q1, ..], [w0, w1, ..], [t0, t1, ..]) = (

@@ -250,9 +250,9 @@ pub fn energy_change(
     dt: f64,
     duration: f64,
 ) -> Result<(f64, f64)> {
-    let e0 = model.energy(y0);
+    let e0 = model.try_energy(y0)?;
     let (end, seconds) = run_method(method, model, y0, dt, duration)?;
-    Ok(((model.energy(&end) - e0).abs() / e0, seconds))
+    Ok(((model.try_energy(&end)? - e0).abs() / e0, seconds))
 }
 
 /// The paper's initial conditions of seeds `1 … runs` for the chess box, at angular speed

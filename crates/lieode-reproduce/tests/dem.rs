@@ -635,11 +635,11 @@ mod faults {
         let modulus = Hertz::same_material_modulus(YOUNG, POISSON)?;
         let r = 0.01;
         let mut model = PieceBox::new(vec![ball(r)?, ball(r)?], 0.1, modulus)?;
-        assert_eq!(SystemForces::bodies(&model), Some(2));
+        assert_eq!(SystemForces::body_count(&model), Some(2));
         let mut three = SystemState::at_rest(0.0, 3);
         three.positions[1].x = 0.05;
         three.positions[2].x = 0.5;
-        let mut bodies = PieceBox::bodies(&model);
+        let mut bodies = model.bodies();
         bodies.push(bodies[0]);
         let mut spiral = SpiralLeapfrogSystem::new(bodies);
         named(

@@ -251,7 +251,7 @@ fn one_case(seed: u64) -> Result<(), String> {
     };
     let dt = radius * value(rng, -9.0, 0.0);
     let steps = rng.next_u64() % 30;
-    let masses = PieceBox::bodies(&model);
+    let masses = model.bodies();
     let run = |scheme: &mut dyn FnMut(&mut PieceBox) -> lieode::Result<SystemState>,
                model: &mut PieceBox| scheme(model);
     let mut leapfrog = |model: &mut PieceBox| -> lieode::Result<SystemState> {
@@ -284,7 +284,7 @@ fn one_case(seed: u64) -> Result<(), String> {
             e.is_finite()
         })?;
     }
-    let _ = SystemForces::bodies(&model);
+    let _ = SystemForces::body_count(&model);
     Ok(())
 }
 

@@ -258,7 +258,7 @@ mod faults {
     #[test]
     fn the_seelen_problems_refuse_what_they_cannot_use() -> lieode::Result<()> {
         let mut model = TouchingCylinders;
-        assert_eq!(SystemForces::bodies(&model), Some(2));
+        assert_eq!(SystemForces::body_count(&model), Some(2));
         let [b1, b2] = TouchingCylinders::bodies()?;
         let mut three = TouchingCylinders::initial_state();
         three.positions.push(Vector3::new(9.0, 0.0, 0.0));

@@ -33,7 +33,7 @@ use lieode::{Error, Result};
 /// the box may meet a larger wall overlap, whose force can overflow: the methods then stop
 /// with [`Error::NonFiniteBody`].
 ///
-/// **Bodies.** The model is built for one body per clump: [`SystemForces::bodies`] says so, and
+/// **Bodies.** The model is built for one body per clump: [`SystemForces::body_count`] says so, and
 /// the many-body methods refuse a state of another size (naming `y0`); [`PieceBox::try_energy`]
 /// refuses one too (naming `state`). Called directly, [`SystemForces::loads`] only loads the
 /// bodies a view, the loads and the model all have.
@@ -124,10 +124,8 @@ impl PieceBox {
         })
     }
 
-    /// The bodies (mass and principal inertia of each piece). (Their number, as the force
-    /// model states it to the methods, is [`SystemForces::bodies`]; with that trait in scope
-    /// `model.bodies()` on a `&mut PieceBox` reaches the trait's method, so call this one as
-    /// `PieceBox::bodies(&model)` there.)
+    /// The bodies (mass and principal inertia of each piece); their number, as the force model
+    /// states it to the methods, is [`SystemForces::body_count`].
     pub fn bodies(&self) -> Vec<Body> {
         self.clumps.iter().map(|c| *c.body()).collect()
     }
@@ -390,7 +388,7 @@ impl SystemForces for PieceBox {
     }
 
     /// One per clump: the methods refuse a state of another size.
-    fn bodies(&self) -> Option<usize> {
+    fn body_count(&self) -> Option<usize> {
         Some(self.clumps.len())
     }
 

@@ -5,7 +5,7 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
 use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
-use super::plan::{Plan, for_each_body, impl_system_info};
+use super::plan::{Plan, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::RigidBody;
 use crate::body::quaternion::rotate_inverse;
@@ -335,7 +335,7 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
             rotors.push(s.q);
             omegas.push(s.omega);
         }
-        Ok(SystemState {
+        checked(SystemState {
             t,
             positions: self.positions.clone(),
             velocities,

@@ -6,7 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces, TorqueFrame};
-use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
+use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
 use crate::error::{Error, Result};
@@ -264,6 +264,6 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(self.now.state(plan.time()))
+        checked(self.now.state(plan.time()))
     }
 }

@@ -7,7 +7,7 @@ use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces, TorqueFrame};
 use super::improved_pcdm::{finite, turn};
-use super::plan::{Plan, for_each_body, impl_body_count, impl_system_info};
+use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
 use crate::error::{Error, Result};
@@ -181,6 +181,6 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(self.now.state(plan.time()))
+        checked(self.now.state(plan.time()))
     }
 }

@@ -111,6 +111,21 @@ pub(crate) fn non_finite_body(
         })
 }
 
+/// `state` if every body's state is finite, else the error naming the first body that is not
+/// (a synchronised state computed from the loads may overflow where the carried one did not).
+pub(crate) fn checked(state: SystemState) -> Result<SystemState> {
+    match non_finite_body(
+        state.t,
+        &state.positions,
+        &state.velocities,
+        &state.rotors,
+        &state.omegas,
+    ) {
+        Some(error) => Err(error),
+        None => Ok(state),
+    }
+}
+
 /// The [`crate::stepper::StepperInfo`] of a many-body method with `plan: Option<Plan>` and
 /// `stats: Stats` fields: its name (`|s| name`, computed from the stepper `s`), the time of its
 /// plan (NaN before the start), its counters. A generic type names its parameter:

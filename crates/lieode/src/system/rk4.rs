@@ -6,7 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces, TorqueFrame};
-use super::plan::{Plan, impl_body_count, impl_system_info, non_finite_body};
+use super::plan::{Plan, checked, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
 use crate::error::Result;
@@ -172,7 +172,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
         let plan = self.plan.ok_or_else(not_started)?;
-        Ok(self.state.state(plan.time()))
+        checked(self.state.state(plan.time()))
     }
 }
 

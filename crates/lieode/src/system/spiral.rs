@@ -6,7 +6,7 @@ use super::body::Body;
 use super::forces::{
     BodyModel, BodyModelVisitor, BodyView, Loads, SystemForces, SystemView, TorqueFrame,
 };
-use super::plan::{Plan, for_each_body, impl_system_info};
+use super::plan::{Plan, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
 use crate::error::Result;
@@ -270,7 +270,7 @@ impl<P: SystemForces> Stepper<P> for SpiralLeapfrogSystem {
                 .angular_acceleration(&self.omegas_half[i], &tau)
                 * half;
         }
-        Ok(state)
+        checked(state)
     }
 }
 
