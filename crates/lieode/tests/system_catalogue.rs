@@ -338,11 +338,13 @@ fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
                 matches!(error, Error::InvalidParameter { name: "y0", .. }),
                 "{name}: {error:?}"
             );
+            // A rotor whose |q|² underflows: refused by the many-body state's own check (as
+            // the single-body start would), naming `rotors` and the body.
             let mut tiny = y0.clone();
             tiny.rotors[1] = Quaternion::new(1e-160, 0.0, 0.0, 0.0);
             match run(&mut system, &mut force_on_2(), &tiny, 0.01, 2).unwrap_err() {
                 Error::InvalidParameter {
-                    name: "state",
+                    name: "rotors",
                     value,
                     ..
                 } => {
