@@ -38,7 +38,7 @@ fn the_hertz_law_and_the_duration_of_a_collision() -> lieode::Result<()> {
             break;
         }
     }
-    let expected = law.contact_duration(mass, speed);
+    let expected = law.contact_duration(mass, speed).unwrap();
     assert!(
         (t - expected).abs() < 1e-6 * expected + 2.0 * dt,
         "{t} vs {expected}"
@@ -182,7 +182,7 @@ mod box_model {
             previous = x;
         }
         let (entered, left) = (entered.expect("contact"), left.expect("separation"));
-        let expected = Hertz::new(modulus, r)?.contact_duration(mass, 1.0);
+        let expected = Hertz::new(modulus, r)?.contact_duration(mass, 1.0)?;
         assert!(
             ((left - entered) - expected).abs() < 1e-4 * expected,
             "{} vs {expected}",
@@ -707,6 +707,22 @@ mod faults {
             "{:?}",
             loads.forces[0]
         );
+        Ok(())
+    }
+
+    /// A head-on collision needs a finite positive reduced mass and speed: a speed of 0 gave
+    /// a duration of 0/0 = NaN, and a speed whose kinetic energy overflows an infinite overlap.
+    /// For m* = 1, v = 1 and stiffness 1e300 the overlap is (1.25e-300)^{0.4} by hand.
+    #[test]
+    fn a_collision_needs_a_finite_positive_mass_and_speed() -> lieode::Result<()> {
+        let law = Hertz::new(0.75e300, 1.0)?;
+        named(law.contact_duration(1.0, 0.0), "speed");
+        named(law.contact_duration(1.0, f64::NAN), "speed");
+        named(law.maximum_overlap(-1.0, 1.0), "reduced_mass");
+        named(law.maximum_overlap(f64::MAX, f64::MAX), "speed");
+        let overlap = law.maximum_overlap(1.0, 1.0)?;
+        let expected = 1.25e-300f64.powf(0.4);
+        assert!((overlap - expected).abs() < 1e-14 * expected, "{overlap:e}");
         Ok(())
     }
 

@@ -139,17 +139,48 @@ impl Hertz {
     /// The largest overlap of a head-on collision of reduced mass `m*` at the approach speed
     /// `v`: `δ_max = (5 m* v² / (4 · 4/3 E*√R*))^{2/5}`, where the kinetic energy `½ m* v²` is
     /// all stored (`U(δ_max) = ½ m* v²`).
-    pub fn maximum_overlap(&self, reduced_mass: f64, speed: f64) -> f64 {
-        (1.25 * reduced_mass * speed * speed / self.stiffness).powf(0.4)
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `reduced_mass` or `speed` unless each is finite and
+    /// positive, or naming `speed` when the overlap would not be finite.
+    pub fn maximum_overlap(&self, reduced_mass: f64, speed: f64) -> Result<f64> {
+        check_collision(reduced_mass, speed)?;
+        let overlap = (1.25 * reduced_mass * speed * speed / self.stiffness).powf(0.4);
+        if overlap.is_finite() {
+            Ok(overlap)
+        } else {
+            Err(Error::InvalidParameter {
+                name: "speed",
+                value: format!("{speed:e} with reduced mass {reduced_mass:e}"),
+                expected: "a collision whose kinetic energy is finite".into(),
+            })
+        }
     }
 
     /// The duration of a head-on collision: `t_c = 2 (δ_max/v) ∫₀¹ dx/√(1 − x^{5/2})`, with the
     /// integral `√π Γ(7/5)/Γ(9/10) = 1.4716…` ([`HERTZ_DURATION_INTEGRAL`]).
-    pub fn contact_duration(&self, reduced_mass: f64, speed: f64) -> f64 {
-        2.0 * HERTZ_DURATION_INTEGRAL * self.maximum_overlap(reduced_mass, speed) / speed
+    ///
+    /// # Errors
+    /// As [`Hertz::maximum_overlap`].
+    pub fn contact_duration(&self, reduced_mass: f64, speed: f64) -> Result<f64> {
+        Ok(2.0 * HERTZ_DURATION_INTEGRAL * self.maximum_overlap(reduced_mass, speed)? / speed)
     }
 }
 
 /// `∫₀¹ dx/√(1 − x^{5/2}) = √π Γ(7/5)/Γ(9/10)`, the dimensionless half-duration of a Hertz
 /// collision (Johnson 1985, §11.4: `t_c = 2.94 δ_max/v`).
 pub const HERTZ_DURATION_INTEGRAL: f64 = 1.471_637_592_162_353;
+
+/// A head-on collision's reduced mass and approach speed must be finite and positive.
+fn check_collision(reduced_mass: f64, speed: f64) -> Result<()> {
+    for (name, value) in [("reduced_mass", reduced_mass), ("speed", speed)] {
+        if !(value.is_finite() && value > 0.0) {
+            return Err(Error::InvalidParameter {
+                name,
+                value: format!("{value:e}"),
+                expected: "a finite positive value".into(),
+            });
+        }
+    }
+    Ok(())
+}
