@@ -12,6 +12,7 @@
 //! The long run of Figs. 4–5 is made at the paper's step, Δt = 0.5 ([`HAMILTONIAN_STEP`]),
 //! 40 000 steps.
 
+use lieode::body::Frame;
 use std::path::Path;
 use std::time::Instant;
 
@@ -24,9 +25,7 @@ use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
-use lieode::momentum::{
-    KryslMethod, MomentumForm, MomentumIntegrator, MomentumState, Solver, hamiltonian,
-};
+use lieode::momentum::{KryslMethod, MomentumIntegrator, MomentumState, Solver, hamiltonian};
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
 use lieode::problems::reference::ambient_dop853;
@@ -118,7 +117,7 @@ pub fn momentum_method(
     let munthe_kaas = |tableau| {
         MomentumIntegrator::munthe_kaas(
             tableau,
-            MomentumForm::Spatial,
+            Frame::Lab,
             body,
             solver,
             NonlinearOptions::default(),

@@ -2,6 +2,7 @@
 //! a torque-free symmetric top, a sphere turned by a growing 1D torque, a small cylinder under a
 //! fast-growing 3D torque, and two cylinders coupled by a friction force at their contact.
 
+use lieode::body::Frame;
 use std::f64::consts::PI;
 
 use nalgebra::{Quaternion, SVector, Vector3};
@@ -11,7 +12,7 @@ use lieode::body::RigidBody;
 use lieode::body::quaternion::{rotate, times_pure};
 use lieode::integrate::{Options, integrate};
 use lieode::stepper::Span;
-use lieode::system::{Body, Loads, SystemForces, SystemState, SystemView, TorqueFrame};
+use lieode::system::{Body, Loads, SystemForces, SystemState, SystemView};
 use lieode::{Error, Result};
 
 /// The density of every body of the paper's tests, kg/m³.
@@ -64,8 +65,8 @@ impl SymmetricTop {
 }
 
 impl SystemForces for SymmetricTop {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Body
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
     }
 
     fn loads(&mut self, _view: &SystemView<'_>, _loads: &mut Loads) {}
@@ -123,8 +124,8 @@ impl TorquedSphere {
 }
 
 impl SystemForces for TorquedSphere {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
+    fn torque_frame(&self) -> Frame {
+        Frame::Lab
     }
 
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
@@ -264,8 +265,8 @@ impl GrowingTorqueCylinder {
 }
 
 impl SystemForces for GrowingTorqueCylinder {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Body
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
     }
 
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
@@ -341,8 +342,8 @@ impl TouchingCylinders {
 }
 
 impl SystemForces for TouchingCylinders {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
+    fn torque_frame(&self) -> Frame {
+        Frame::Lab
     }
 
     /// Two: the methods refuse a state of another size.

@@ -2,6 +2,7 @@
 //! velocity, orientation and angular velocity on the spring pair (against DOP853 at 1e-13),
 //! and their cost per body-step on N free bodies.
 
+use lieode::body::Frame;
 use std::path::Path;
 use std::time::Instant;
 
@@ -13,7 +14,7 @@ use lieode::problems::SpringPair;
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyModel, BodyView, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem,
-    PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame, every_method,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, every_method,
 };
 use lieode_study::csv::{Cell, Table};
 use lieode_study::plot::{Curve, CurveStyle, Figure, Scale};
@@ -216,7 +217,7 @@ where
 {
     let y0 = free_spheres(n);
     let mut forces = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model,
     };
     let mut best = f64::INFINITY;

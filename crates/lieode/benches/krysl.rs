@@ -8,9 +8,10 @@
 //! ```
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use lieode::body::Frame;
 use lieode::engine::NonlinearOptions;
 use lieode::integrate::{Options, Record, integrate};
-use lieode::momentum::{KryslMethod, MomentumForm, MomentumIntegrator, Solver};
+use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver};
 use lieode::problems::krysl::KryslProblem;
 use lieode::stepper::Span;
 use lieode::tableau::registry::{GAUSS4, RK4};
@@ -47,18 +48,12 @@ fn bench(c: &mut Criterion) {
         run(&format!("{} (fixed point)", method.name()), m);
     }
     let options = NonlinearOptions::default();
-    let rkmk4 =
-        MomentumIntegrator::munthe_kaas(&RK4, MomentumForm::Spatial, body, Solver::Newton, options)
-            .expect("RK4");
+    let rkmk4 = MomentumIntegrator::munthe_kaas(&RK4, Frame::Lab, body, Solver::Newton, options)
+        .expect("RK4");
     run("rkmk4 (explicit)", rkmk4);
-    let gauss4 = MomentumIntegrator::munthe_kaas(
-        &GAUSS4,
-        MomentumForm::Spatial,
-        body,
-        Solver::Newton,
-        options,
-    )
-    .expect("Gauss4");
+    let gauss4 =
+        MomentumIntegrator::munthe_kaas(&GAUSS4, Frame::Lab, body, Solver::Newton, options)
+            .expect("Gauss4");
     run("mk_gauss4 (newton)", gauss4);
     g.finish();
 }

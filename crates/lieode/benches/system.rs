@@ -14,18 +14,19 @@ mod free_spheres;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use free_spheres::{free_spheres, gravity_and_drag};
+use lieode::body::Frame;
 use lieode::rotation::Fincham;
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, CatalogueSystem, Loads, PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces,
-    SystemView, TorqueFrame,
+    SystemView,
 };
 
 /// A per-body model that does not offer its per-body form: the methods take two passes.
 struct TwoPass<F>(PerBody<F>);
 
 impl<F: lieode::system::BodyModel> SystemForces for TwoPass<F> {
-    fn torque_frame(&self) -> TorqueFrame {
+    fn torque_frame(&self) -> Frame {
         self.0.torque_frame()
     }
     fn assigns_every_load(&self) -> bool {
@@ -43,7 +44,7 @@ fn bench(c: &mut Criterion) {
         g.throughput(Throughput::Elements(n as u64));
         let y0 = free_spheres(n);
         let mut forces = PerBody {
-            frame: TorqueFrame::Body,
+            frame: Frame::Body,
             model: gravity_and_drag,
         };
         let span = Span::open(0.0, 1e-4).expect("a valid span");

@@ -216,7 +216,7 @@ fn an_extra_state_is_integrated_together_with_the_orientation() -> lieode::Resul
     // x' = e_z · (R z R⁻¹) = cos(Ω₂ t) for the test rotation, so x(t) = sin(Ω₂ t)/Ω₂; the
     // right-hand side reads the orientation.
     let mut problem = Kinematics::coupled(
-        lieode::kinematics::Frame::Inertial,
+        lieode::body::Frame::Lab,
         |t: f64, _a: &Attitude, _x: &Vector1<f64>| omega_inertial(t),
         |_t: f64, a: &Attitude, _x: &Vector1<f64>| Vector1::new(a.rotate(&Vector3::z()).z),
     );
@@ -471,7 +471,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     assert!(matches!(error, Error::NonFiniteState { .. }), "{error:?}");
     // A non-finite extra state; damping rates.
     let mut coupled = Kinematics::coupled(
-        lieode::kinematics::Frame::Inertial,
+        lieode::body::Frame::Lab,
         |_t: f64, _a: &Attitude, _x: &Vector1<f64>| Vector3::zeros(),
         |_t: f64, _a: &Attitude, x: &Vector1<f64>| *x,
     );

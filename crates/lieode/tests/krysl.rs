@@ -12,6 +12,7 @@
 //! ambient quaternion ODE, never by the code under test. Each test prints what it measures.
 
 use lieode::Error;
+use lieode::body::Frame;
 use lieode::body::quaternion::{normalize, rotation_matrix};
 use lieode::engine::NonlinearOptions;
 use lieode::lie::product::Product;
@@ -19,8 +20,8 @@ use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
 use lieode::lie::{LieGroup, Real};
 use lieode::momentum::{
-    KryslMethod, MomentumForm, MomentumIntegrator, MomentumState, Solver, SpatialTorque,
-    hamiltonian, kinetic_energy, spatial_momentum,
+    KryslMethod, MomentumIntegrator, MomentumState, Solver, SpatialTorque, hamiltonian,
+    kinetic_energy, spatial_momentum,
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
@@ -71,7 +72,7 @@ impl<F: SpatialTorque> Bound<F> {
 
     fn munthe_kaas(
         tableau: &ButcherTableau,
-        form: MomentumForm,
+        form: Frame,
         body: RigidBody,
         torque: F,
         solver: Solver,
@@ -133,7 +134,7 @@ impl<F: SpatialTorque> Bound<F> {
         self.integrator.order()
     }
 
-    fn form(&self) -> MomentumForm {
+    fn form(&self) -> Frame {
         self.integrator.form()
     }
 }
@@ -241,7 +242,7 @@ fn krysl<F: SpatialTorque + Clone>(method: KryslMethod, body: RigidBody, torque:
 /// The rigid-body Munthe-Kaas scheme of `tableau` in `form`, Newton, default settings.
 fn mk<F: SpatialTorque + Clone>(
     tableau: &ButcherTableau,
-    form: MomentumForm,
+    form: Frame,
     body: RigidBody,
     torque: F,
 ) -> Bound<F> {
@@ -413,12 +414,12 @@ fn the_munthe_kaas_scheme_reaches_its_tableaus_order_on_a_time_and_attitude_depe
     let (body, y0) = swinging();
     let t_end = 2.0;
     let yref = reference(&body, SwingingTop, &y0, t_end);
-    let cases: [(&ButcherTableau, MomentumForm, [f64; 3], f64); 5] = [
-        (&GAUSS4, MomentumForm::Spatial, [0.1, 0.05, 0.025], 4.0),
-        (&GAUSS4, MomentumForm::Body, [0.1, 0.05, 0.025], 4.0),
-        (&GAUSS6, MomentumForm::Spatial, [0.4, 0.2, 0.1], 6.0),
-        (&RK4, MomentumForm::Spatial, [0.05, 0.025, 0.0125], 4.0),
-        (&RK4, MomentumForm::Body, [0.05, 0.025, 0.0125], 4.0),
+    let cases: [(&ButcherTableau, Frame, [f64; 3], f64); 5] = [
+        (&GAUSS4, Frame::Lab, [0.1, 0.05, 0.025], 4.0),
+        (&GAUSS4, Frame::Body, [0.1, 0.05, 0.025], 4.0),
+        (&GAUSS6, Frame::Lab, [0.4, 0.2, 0.1], 6.0),
+        (&RK4, Frame::Lab, [0.05, 0.025, 0.0125], 4.0),
+        (&RK4, Frame::Body, [0.05, 0.025, 0.0125], 4.0),
     ];
     for (tableau, form, hs, order) in cases {
         let label = format!("{} {form:?}", tableau.name);
@@ -562,7 +563,7 @@ fn the_methods_are_time_symmetric_except_bbtrapwd() {
             }
         }
     }
-    for form in [MomentumForm::Body, MomentumForm::Spatial] {
+    for form in [Frame::Body, Frame::Lab] {
         let defect = symmetry_defect(
             &mut mk(&EULER, form, *top.body(), top.torque()),
             0.3,
@@ -646,7 +647,7 @@ fn body_form_euler_steps_are_krysls_equations_11_and_12() {
     let (r0, pi0) = (*y0.0.matrix(), y0.1.0);
     let w0 = pi0.component_mul(&j_inv);
 
-    let fe = mk(&EULER, MomentumForm::Body, body, SwingingTop)
+    let fe = mk(&EULER, Frame::Body, body, SwingingTop)
         .step(T0, &y0, H)
         .expect("an explicit step");
     let pi1 = pi0 - w0.cross(&pi0) * H + body_torque(T0, &r0) * H;
@@ -656,7 +657,7 @@ fn body_form_euler_steps_are_krysls_equations_11_and_12() {
     assert_in("Eq. 11 Π", e_pi, 0.0, 1e-14);
     assert_in("Eq. 11 R", e_r, 0.0, 1e-14);
 
-    let be = mk(&BACKWARD_EULER, MomentumForm::Body, body, SwingingTop)
+    let be = mk(&BACKWARD_EULER, Frame::Body, body, SwingingTop)
         .step(T0, &y0, H)
         .expect("an implicit step");
     let (r1, pi1) = (*be.0.matrix(), be.1.0);
@@ -679,7 +680,7 @@ fn spatial_form_euler_steps_are_krysls_equations_18_and_19() {
     let j_inv = inverse_inertia(&body);
     let (r0, pi0) = (*y0.0.matrix(), y0.1.0);
 
-    let fe = mk(&EULER, MomentumForm::Spatial, body, SwingingTop)
+    let fe = mk(&EULER, Frame::Lab, body, SwingingTop)
         .step(T0, &y0, H)
         .expect("an explicit step");
     let psi = pi0.component_mul(&j_inv) * H;
@@ -690,7 +691,7 @@ fn spatial_form_euler_steps_are_krysls_equations_18_and_19() {
     assert_in("Eq. 18 Π", e_pi, 0.0, 1e-14);
     assert_in("Eq. 18 R", e_r, 0.0, 1e-14);
 
-    let be = mk(&BACKWARD_EULER, MomentumForm::Spatial, body, SwingingTop)
+    let be = mk(&BACKWARD_EULER, Frame::Lab, body, SwingingTop)
         .step(T0, &y0, H)
         .expect("an implicit step");
     let (r1, pi1) = (*be.0.matrix(), be.1.0);
@@ -711,7 +712,7 @@ fn spatial_form_euler_steps_are_krysls_equations_18_and_19() {
 #[test]
 fn forward_and_backward_euler_are_mutual_adjoints_and_compose_to_the_named_methods() {
     let (body, y0) = swinging();
-    for form in [MomentumForm::Body, MomentumForm::Spatial] {
+    for form in [Frame::Body, Frame::Lab] {
         let mut fe = mk(&EULER, form, body, SwingingTop);
         let mut be = mk(&BACKWARD_EULER, form, body, SwingingTop);
         let y1 = fe.step(T0, &y0, H).expect("fE");
@@ -732,8 +733,8 @@ fn forward_and_backward_euler_are_mutual_adjoints_and_compose_to_the_named_metho
             .step(T0 + half, &be.step(T0, &y0, half).expect("bE"), half)
             .expect("fE");
         let (trap, mid) = match form {
-            MomentumForm::Body => (KryslMethod::Trap, KryslMethod::Imid),
-            MomentumForm::Spatial => (KryslMethod::TrapM, KryslMethod::ImidM),
+            Frame::Body => (KryslMethod::Trap, KryslMethod::Imid),
+            Frame::Lab => (KryslMethod::TrapM, KryslMethod::ImidM),
         };
         let d_trap = distance(
             &krysl(trap, body, SwingingTop)
@@ -1237,15 +1238,8 @@ fn newton_and_fixed_point_give_the_same_step() {
         })
         .chain([GAUSS4, GAUSS6].iter().map(|tableau| {
             let make = |solver| {
-                Bound::munthe_kaas(
-                    tableau,
-                    MomentumForm::Spatial,
-                    body,
-                    SwingingTop,
-                    solver,
-                    options,
-                )
-                .expect("a tableau")
+                Bound::munthe_kaas(tableau, Frame::Lab, body, SwingingTop, solver, options)
+                    .expect("a tableau")
             };
             (
                 tableau.name.to_string(),
@@ -1300,8 +1294,8 @@ fn integrate_repeats_step_and_the_statistics_count() {
             a.form()
         );
         match a.form() {
-            MomentumForm::Body => assert_eq!(by_integrate, by_step, "{}", method.name()),
-            MomentumForm::Spatial => assert_in(method.name(), d, 0.0, 1e-13),
+            Frame::Body => assert_eq!(by_integrate, by_step, "{}", method.name()),
+            Frame::Lab => assert_in(method.name(), d, 0.0, 1e-13),
         }
         assert_eq!((a.stats().steps, a.stats().accepted), (10, 10));
         assert_eq!((b.stats().steps, b.stats().accepted), (10, 10));
@@ -1309,7 +1303,7 @@ fn integrate_repeats_step_and_the_statistics_count() {
         assert_eq!(a.name(), method.name());
         assert_eq!(a.order(), 2);
     }
-    let mut rk4 = mk(&RK4, MomentumForm::Spatial, body, SwingingTop);
+    let mut rk4 = mk(&RK4, Frame::Lab, body, SwingingTop);
     rk4.integrate(T0, &y0, 0.05, 10).expect("a run");
     assert_eq!(rk4.stats().nonlinear_iterations, 0);
     assert_eq!(rk4.stats().steps, 10);
@@ -1375,14 +1369,7 @@ fn invalid_solver_settings_are_typed_errors() {
         for solver in [Solver::Newton, Solver::FixedPoint] {
             let by_krysl =
                 Bound::krysl_with_options(KryslMethod::ImidM, body, SwingingTop, solver, options);
-            let by_mk = Bound::munthe_kaas(
-                &GAUSS4,
-                MomentumForm::Spatial,
-                body,
-                SwingingTop,
-                solver,
-                options,
-            );
+            let by_mk = Bound::munthe_kaas(&GAUSS4, Frame::Lab, body, SwingingTop, solver, options);
             for result in [by_krysl.map(|_| ()), by_mk.map(|_| ())] {
                 // NaN or an infinity is NonFinite; a finite value out of range InvalidParameter.
                 match result {
@@ -1501,7 +1488,7 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
     }
     let mut gauss = Bound::munthe_kaas(
         &GAUSS4,
-        MomentumForm::Spatial,
+        Frame::Lab,
         body,
         torque,
         Solver::Newton,

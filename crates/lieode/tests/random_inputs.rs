@@ -6,6 +6,7 @@
 //! edges of `usize`. Each case runs under `catch_unwind`, so a panic reports the case's seed.
 //! The whole test takes a few seconds in release mode.
 
+use lieode::body::Frame;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -32,7 +33,7 @@ use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, catalogue
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, BodyView, CatalogueSystem, ImprovedPcdmSystem, METHOD_NAMES, MethodVisitor, PcdmSystem,
-    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, TorqueFrame,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState,
     every_method,
 };
 use lieode::tableau::ButcherTableau;
@@ -362,9 +363,9 @@ fn random_model(
         (d.vector3(), d.real(), d.vector3(), d.real())
     };
     let frame = if d.below(2) == 0 {
-        TorqueFrame::Body
+        Frame::Body
     } else {
-        TorqueFrame::Lab
+        Frame::Lab
     };
     PerBody {
         frame,

@@ -19,10 +19,11 @@ use lieode::adaptive::{
     AdaptiveMethod, ControllerParameters, Dop853, Dopri5, LieStepper, Odex, Tolerances,
     VectorStepper,
 };
+use lieode::body::Frame;
 use lieode::integrate::{Options, Solution, StopReason, integrate};
 use lieode::kinematics::{
-    Attitude, Formulation, Frame, FrameVectors, Generator, Kinematics, Lifted, Named,
-    RotationOptions, RotationProblem, Rotor, TwoFrameVectors, integrate_rotation,
+    Attitude, Formulation, FrameVectors, Generator, Kinematics, Lifted, Named, RotationOptions,
+    RotationProblem, Rotor, TwoFrameVectors, integrate_rotation,
 };
 use lieode::lie::LieGroup;
 use lieode::lie::rn::Rn;
@@ -452,7 +453,7 @@ fn spin() -> impl RotationProblem<0> {
 /// The same rotation with a decaying extra state `x' = −x`.
 fn spin_with_extra() -> impl RotationProblem<1> {
     Kinematics::coupled(
-        Frame::Inertial,
+        Frame::Lab,
         |_t: f64, _a: &Attitude, _x: &Vector1<f64>| Vector3::from(OMEGA),
         |_t: f64, _a: &Attitude, x: &Vector1<f64>| -x,
     )

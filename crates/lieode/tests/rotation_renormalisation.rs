@@ -4,6 +4,7 @@
 //! the start, and `Every(0)` is rejected.
 
 use lieode::Error;
+use lieode::body::Frame;
 use lieode::body::quaternion::{normalize, rotate};
 use lieode::rotation::buss::Buss;
 use lieode::rotation::direct_euler::DirectEuler;
@@ -481,7 +482,7 @@ fn every_zero_is_an_error_naming_renormalisation() {
 #[test]
 fn the_rotor_norm_drifts_by_round_off_without_renormalisation() -> lieode::Result<()> {
     use lieode::rotation::BodyTorque;
-    use lieode::system::{Body, BodyView, ImprovedPcdmSystem, PerBody, SystemState, TorqueFrame};
+    use lieode::system::{Body, BodyView, ImprovedPcdmSystem, PerBody, SystemState};
     const STEPS: u64 = 10_000_000;
     let dt = 1e-3;
     let law = |t: f64, w: &Vector3<f64>| Vector3::new(0.3 * t.sin(), -0.2, 0.1) - 0.01 * w;
@@ -496,7 +497,7 @@ fn the_rotor_norm_drifts_by_round_off_without_renormalisation() -> lieode::Resul
     let spiral_drift = spiral.state(&mut torque)?.q.norm() - 1.0;
     let mut pcdm = ImprovedPcdmSystem::new(vec![Body::new(2.0, [1.0, 2.0, 2.5])?]);
     let mut model = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model: |b: &BodyView<'_>| (Vector3::zeros(), law(b.t, b.omega)),
     };
     let mut s0 = SystemState::at_rest(0.0, 1);

@@ -8,11 +8,11 @@ use common::bodies::{
     Faulty, assert_orders, damped_sphere_errors, force_on_2, run, same_under_three_torques,
 };
 use lieode::Error;
+use lieode::body::Frame;
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::stepper::Stepper;
 use lieode::system::{
     Body, BodyView, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
-    TorqueFrame,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -37,7 +37,7 @@ fn a_free_spinning_sphere_translates_and_turns_exactly() -> lieode::Result<()> {
         y0.omegas[i] = Vector3::new(0.7, 0.1 * i as f64, -2.0);
     }
     let mut free = PerBody {
-        frame: TorqueFrame::Lab,
+        frame: Frame::Lab,
         model: |_: &BodyView<'_>| (Vector3::zeros(), Vector3::zeros()),
     };
     let (dt, steps) = (1e-2, 1000);
@@ -78,7 +78,7 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
     let tau = cylinder.torque().0;
     let force = Vector3::new(0.0, 0.0, -9.81 * 3.0);
     let mut model = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model: move |_: &BodyView<'_>| (force, tau),
     };
     let mut y0 = SystemState::at_rest(start.t, 1);
@@ -165,7 +165,7 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
                 .unwrap();
             pool.install(|| {
                 let mut forces = PerBody {
-                    frame: TorqueFrame::Lab,
+                    frame: Frame::Lab,
                     model,
                 };
                 run(&mut make(), &mut forces, y0, 1e-3, 200)
@@ -282,8 +282,8 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     // A model that resizes the loads is refused, naming them.
     struct Shrinking;
     impl SystemForces for Shrinking {
-        fn torque_frame(&self) -> TorqueFrame {
-            TorqueFrame::Body
+        fn torque_frame(&self) -> Frame {
+            Frame::Body
         }
         fn loads(&mut self, _view: &SystemView<'_>, loads: &mut Loads) {
             loads.forces.pop();
@@ -346,7 +346,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     let ball = Body::solid_sphere(1.0, 0.1)?;
     let g = Vector3::new(0.0, 0.0, -9.81);
     let mut constant = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model: move |_: &BodyView<'_>| (g, Vector3::zeros()),
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
@@ -362,7 +362,7 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
     assert!((end.positions[0] - exact).norm() < 1e-12);
     // The harmonic oscillator x'' = −x from x = (1, 0, 0): second order in x and v.
     let mut spring = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model: |b: &BodyView<'_>| (-b.position, Vector3::zeros()),
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
@@ -393,8 +393,8 @@ fn velocity_verlet_translation_orders() -> lieode::Result<()> {
 fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
     struct Adding;
     impl SystemForces for Adding {
-        fn torque_frame(&self) -> TorqueFrame {
-            TorqueFrame::Lab
+        fn torque_frame(&self) -> Frame {
+            Frame::Lab
         }
         fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
             for i in 0..view.positions.len() {
@@ -416,7 +416,7 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
     y0.velocities[1] = Vector3::new(1.0, -0.5, 0.25);
     y0.omegas[2] = Vector3::new(0.3, 0.2, 3.0);
     let mut assigning = PerBody {
-        frame: TorqueFrame::Lab,
+        frame: Frame::Lab,
         model: common::bodies::damped_sphere as lieode::system::BodyFn,
     };
     let a = run(
@@ -469,7 +469,7 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
     let ball = Body::solid_sphere(1.0, 0.1)?;
     let y0 = SystemState::at_rest(0.0, 5);
     let mut model = PerBody {
-        frame: TorqueFrame::Body,
+        frame: Frame::Body,
         model: faulty::<false>,
     };
     match run(
@@ -487,7 +487,7 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
         other => panic!("{other:?}"),
     }
     let mut model = PerBody {
-        frame: TorqueFrame::Lab,
+        frame: Frame::Lab,
         model: faulty::<true>,
     };
     let error = run(

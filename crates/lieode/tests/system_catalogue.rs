@@ -10,13 +10,13 @@ use common::bodies::{
     Faulty, assert_orders, damped_sphere_errors, force_on_2, run, same_under_three_torques,
 };
 use lieode::Error;
+use lieode::body::Frame;
 use lieode::problems::SpringPair;
 use lieode::rotation::{RigidBody, SpiralLeapfrog};
 use lieode::stepper::{Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyFn, BodyView, CatalogueSystem, ImprovedPcdmSystem, METHOD_NAMES, MethodVisitor,
-    PcdmSystem, PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, TorqueFrame,
-    every_method,
+    PcdmSystem, PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -71,7 +71,7 @@ fn crowd(n: usize) -> lieode::Result<(Vec<Body>, SystemState)> {
 fn the_generic_spiral_leapfrog_is_the_fast_path_bit_for_bit() -> lieode::Result<()> {
     let (bodies, y0) = crowd(50)?;
     let mut model = PerBody {
-        frame: TorqueFrame::Lab,
+        frame: Frame::Lab,
         model: busy as BodyFn,
     };
     let fast = run(

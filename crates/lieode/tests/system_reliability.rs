@@ -5,14 +5,14 @@
 //! the method's state, not as the model's torque.
 
 use lieode::Error;
+use lieode::body::Frame;
 use lieode::integrate::{Options, integrate};
 use lieode::problems::SpringPair;
 use lieode::rotation::RigidBody;
 use lieode::stepper::{NoDenseOutput, Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyView, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem, PerBody,
-    Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, TorqueFrame,
-    every_method,
+    Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -66,12 +66,12 @@ impl<S> AnyStepper for S where
 struct Drag;
 
 impl SystemForces for Drag {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Body
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
     }
     fn loads(&mut self, view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
         let mut per_body = PerBody {
-            frame: TorqueFrame::Body,
+            frame: Frame::Body,
             model: |b: &BodyView<'_>| (Vector3::zeros(), Vector3::new(1.0, 0.5, -0.2) - *b.omega),
         };
         per_body.loads(view, loads);
@@ -230,8 +230,8 @@ struct LateHuge {
 }
 
 impl SystemForces for LateHuge {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Body
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
     }
     fn loads(&mut self, _view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
         self.calls += 1;

@@ -1,13 +1,14 @@
 //! Chess pieces bouncing in a closed box under conservative Hertz contacts: the force model of
 //! the SPIRAL paper's many-particle energy test (§5).
 
+use lieode::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::cells::CellList;
 use super::clump::Clump;
 use super::pieces::ChessPiece;
 use lieode::body::quaternion::rotate;
-use lieode::system::{Body, Loads, SystemForces, SystemState, SystemView, TorqueFrame};
+use lieode::system::{Body, Loads, SystemForces, SystemState, SystemView};
 use lieode::{Error, Result};
 
 /// Rigid chess pieces (multi-sphere [`Clump`]s) in the closed box `[−L, L]³` with Hertz normal
@@ -383,8 +384,8 @@ fn check_contact_range(clumps: &[Clump], spheres: usize, modulus: f64) -> Result
 }
 
 impl SystemForces for PieceBox {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
+    fn torque_frame(&self) -> Frame {
+        Frame::Lab
     }
 
     /// One per clump: the methods refuse a state of another size.

@@ -1,10 +1,11 @@
 //! The Lie-group formulation: the rotation problem as an ODE on `UnitQuat × ℝᴹ`, for the lifted
 //! steppers.
 
+use crate::body::Frame;
 use nalgebra::{Matrix3, SVector};
 
 use super::formulation::{Formulation, Named};
-use super::problem::{Attitude, Frame, RotationProblem};
+use super::problem::{Attitude, RotationProblem};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
@@ -34,7 +35,7 @@ where
 {
     fn side(&self) -> Side {
         match self.problem.frame() {
-            Frame::Inertial => Side::Left,
+            Frame::Lab => Side::Left,
             Frame::Body => Side::Right,
         }
     }

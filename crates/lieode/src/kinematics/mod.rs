@@ -42,7 +42,5 @@ pub use generator::{
 };
 pub use integrate::{RotationOptions, RotationSolution, integrate_rotation};
 pub use lifted::{Lifted, LiftedOde};
-pub use problem::{
-    Attitude, Coupled, Frame, Kinematics, NoExtra, RotationProblem, rotate_by_rotor,
-};
+pub use problem::{Attitude, Coupled, Kinematics, NoExtra, RotationProblem, rotate_by_rotor};
 pub use rotor::Rotor;

@@ -1,27 +1,12 @@
 //! The kinematics problem: an angular velocity `ω(t, R, x)` in the inertial or the body frame,
 //! optionally coupled to an extra vector state `x' = g(t, R, x)`.
 
+use crate::body::Frame;
 use nalgebra::{Matrix3, Quaternion, SVector, Vector3};
 
 use crate::body::quaternion::{exp_pure, rotation_matrix};
 use crate::lie::so3::So3;
 use crate::lie::unit_quaternion::UnitQuat;
-
-/// The frame in which the angular velocity is given.
-///
-/// | frame | rotor equation | frame vectors |
-/// |---|---|---|
-/// | [`Frame::Inertial`] (Boyle's convention) | `Ṙ = ½ ω R` | `ḟ_i = ω × f_i` |
-/// | [`Frame::Body`] | `Ṙ = ½ R ω_b` | `ḟ_i = (Σ_j ω_b,j f_j) × f_i` |
-///
-/// The two are related by `ω = R ω_b R⁻¹`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Frame {
-    /// `ω` in the inertial (lab) frame.
-    Inertial,
-    /// `ω_b` in the body (rotating) frame.
-    Body,
-}
 
 /// The orientation as the formulation being integrated holds it, handed to the angular velocity
 /// and the coupled right-hand side. Nothing is converted unless asked for, so an `ω(t)` that
@@ -91,7 +76,14 @@ pub fn rotate_by_rotor(q: &Quaternion<f64>, v: &Vector3<f64>) -> Vector3<f64> {
 ///
 /// Closures work through [`Kinematics`]; implement the trait for a problem type of your own.
 pub trait RotationProblem<const M: usize> {
-    /// The frame `ω` is given in.
+    /// The frame `ω` is given in:
+    ///
+    /// | frame | rotor equation | frame vectors |
+    /// |---|---|---|
+    /// | [`Frame::Lab`] (inertial; Boyle's convention) | `Ṙ = ½ ω R` | `ḟ_i = ω × f_i` |
+    /// | [`Frame::Body`] | `Ṙ = ½ R ω_b` | `ḟ_i = (Σ_j ω_b,j f_j) × f_i` |
+    ///
+    /// The two are related by `ω = R ω_b R⁻¹`.
     fn frame(&self) -> Frame;
     /// The angular velocity at `t` for the orientation `attitude` and the extra state `x`.
     fn omega(&mut self, t: f64, attitude: &Attitude<'_>, x: &SVector<f64, M>) -> Vector3<f64>;
@@ -123,15 +115,16 @@ pub struct Coupled<G>(pub G);
 ///
 /// # Examples
 /// ```
-/// use lieode::kinematics::{Attitude, Frame, Kinematics, RotationProblem};
+/// use lieode::body::Frame;
+/// use lieode::kinematics::{Attitude, Kinematics, RotationProblem};
 /// use nalgebra::{SVector, Vector1, Vector3};
 ///
 /// // Rotation about z at a rate that grows in time, in the inertial frame.
 /// let mut spin = Kinematics::inertial(|t: f64, _r: &Attitude| Vector3::new(0.0, 0.0, 1.0 + t));
-/// assert_eq!(spin.frame(), Frame::Inertial);
+/// assert_eq!(spin.frame(), Frame::Lab);
 /// // The same rotation coupled to an angle x' = ω_z that integrates the rate.
 /// let mut coupled = Kinematics::coupled(
-///     Frame::Inertial,
+///     Frame::Lab,
 ///     |t: f64, _r: &Attitude, _x: &Vector1<f64>| Vector3::new(0.0, 0.0, 1.0 + t),
 ///     |t: f64, _r: &Attitude, _x: &Vector1<f64>| Vector1::new(1.0 + t),
 /// );
@@ -152,7 +145,7 @@ where
     /// `ω(t, R)` in the inertial frame: `Ṙ = ½ ω R`.
     pub fn inertial(omega: W) -> Self {
         Self {
-            frame: Frame::Inertial,
+            frame: Frame::Lab,
             omega,
             extra: NoExtra,
         }
@@ -221,7 +214,7 @@ pub(crate) fn inertial_omega<P: RotationProblem<M>, const M: usize>(
 ) -> Vector3<f64> {
     let w = problem.omega(t, attitude, x);
     match problem.frame() {
-        Frame::Inertial => w,
+        Frame::Lab => w,
         Frame::Body => attitude.rotate(&w),
     }
 }

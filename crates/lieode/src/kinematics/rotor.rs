@@ -1,12 +1,13 @@
 //! The rotor formulation (Boyle §III): the four components of `R` with `Ṙ = ½ ω R`, no
 //! normalisation.
 
+use crate::body::Frame;
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, DimNameAdd, DimNameSum, Matrix3, Quaternion, SVector};
 
 use super::formulation::stacked_formulation_items;
 use super::formulation::{Formulation, Named, VectorForm, VectorFormulation, split, stack};
-use super::problem::{Attitude, Frame, RotationProblem};
+use super::problem::{Attitude, RotationProblem};
 use crate::body::quaternion::{pure, rotation_matrix};
 use crate::lie::unit_quaternion::UnitQuat;
 
@@ -47,7 +48,7 @@ fn rotor_rates<P: RotationProblem<M>, const M: usize>(
     let attitude = Attitude::Rotor(&q);
     let w = problem.omega(t, &attitude, x);
     let dq = match problem.frame() {
-        Frame::Inertial => pure(&w) * q,
+        Frame::Lab => pure(&w) * q,
         Frame::Body => q * pure(&w),
     } * 0.5;
     (scalar_first(&dq), problem.extra(t, &attitude, x))

@@ -1,6 +1,7 @@
 //! [`MomentumIntegrator`]: Krysl's family and its comparison methods, and the rigid-body
 //! Munthe-Kaas scheme of any tableau, behind one stepping interface on `(R, Π)`.
 
+use crate::body::Frame;
 use num_dual::Dual64;
 
 use super::akw::akw_step;
@@ -101,15 +102,6 @@ impl KryslMethod {
                 expected: format!("one of {:?}", Self::ALL.map(|m| m.name()).as_slice()),
             })
     }
-}
-
-/// Which momentum the additive factor of the state carries during a method's step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MomentumForm {
-    /// The body momentum `Π` with Euler's equations: the differential form.
-    Body,
-    /// The spatial momentum `π = RΠ`: the integral form (Krysl's MKRK).
-    Spatial,
 }
 
 /// The implicit Munthe-Kaas engine with either solver.
@@ -267,7 +259,7 @@ impl Engine {
 pub struct MomentumIntegrator {
     name: String,
     order: usize,
-    form: MomentumForm,
+    form: Frame,
     engine: Engine,
     solver: Solver,
     increments: IncrementSolver,
@@ -347,16 +339,16 @@ impl MomentumIntegrator {
                 tableau, truncation,
             )?)))
         };
-        use MomentumForm::{Body, Spatial};
+        use Frame::{Body, Lab};
         let (form, engine) = match method {
             KryslMethod::Trap => (Body, trap()?),
             KryslMethod::Imid => (Body, mid()?),
-            KryslMethod::TrapM => (Spatial, trap()?),
-            KryslMethod::ImidM => (Spatial, mid()?),
-            KryslMethod::ImidMMk => (Spatial, one_method(&IMPLICIT_MIDPOINT, None)?),
-            KryslMethod::BbTrap => (Spatial, one_method(&TRAPEZOID, Some(Truncation::Identity))?),
-            KryslMethod::BbTrapWd => (Spatial, one_method(&TRAPEZOID, Some(Truncation::Exact))?),
-            KryslMethod::Swc1 => (Spatial, Engine::Swc1),
+            KryslMethod::TrapM => (Lab, trap()?),
+            KryslMethod::ImidM => (Lab, mid()?),
+            KryslMethod::ImidMMk => (Lab, one_method(&IMPLICIT_MIDPOINT, None)?),
+            KryslMethod::BbTrap => (Lab, one_method(&TRAPEZOID, Some(Truncation::Identity))?),
+            KryslMethod::BbTrapWd => (Lab, one_method(&TRAPEZOID, Some(Truncation::Exact))?),
+            KryslMethod::Swc1 => (Lab, Engine::Swc1),
             KryslMethod::Akw => (Body, Engine::Akw),
         };
         Ok(Self::assemble(
@@ -380,7 +372,7 @@ impl MomentumIntegrator {
     /// solver settings.
     pub fn munthe_kaas(
         tableau: &ButcherTableau,
-        form: MomentumForm,
+        form: Frame,
         body: RigidBody,
         solver: Solver,
         options: NonlinearOptions,
@@ -392,8 +384,8 @@ impl MomentumIntegrator {
             TableauEngine::Implicit(ImplicitEngine::new(tableau, None, solver, options)?)
         });
         let suffix = match form {
-            MomentumForm::Body => "body",
-            MomentumForm::Spatial => "spatial",
+            Frame::Body => "body",
+            Frame::Lab => "spatial",
         };
         Ok(Self::assemble(
             format!("mk_{}_{suffix}", tableau.name.to_lowercase()),
@@ -409,7 +401,7 @@ impl MomentumIntegrator {
     fn assemble(
         name: String,
         order: usize,
-        form: MomentumForm,
+        form: Frame,
         engine: Engine,
         solver: Solver,
         options: NonlinearOptions,
@@ -433,7 +425,7 @@ impl MomentumIntegrator {
         self.order
     }
     /// The momentum form the method works in.
-    pub fn form(&self) -> MomentumForm {
+    pub fn form(&self) -> Frame {
         self.form
     }
     /// The body.
@@ -466,16 +458,16 @@ impl MomentumIntegrator {
     /// The state in the method's form: `(R, Π)` unchanged, or `(R, RΠ)` for the spatial form.
     fn to_method_form(&self, y: &MomentumState) -> MomentumState {
         match self.form {
-            MomentumForm::Body => *y,
-            MomentumForm::Spatial => to_spatial(y),
+            Frame::Body => *y,
+            Frame::Lab => to_spatial(y),
         }
     }
 
     /// Back to `(R, Π)`.
     fn to_body_form(&self, y: &MomentumState) -> MomentumState {
         match self.form {
-            MomentumForm::Body => *y,
-            MomentumForm::Spatial => to_body(y),
+            Frame::Body => *y,
+            Frame::Lab => to_body(y),
         }
     }
 
@@ -512,11 +504,11 @@ impl MomentumIntegrator {
             )?,
             // The forms borrow the torque for the step.
             Engine::Tableau(engine) => match self.form {
-                MomentumForm::Body => {
+                Frame::Body => {
                     let mut form = BodyMomentumForm::new(self.body, torque);
                     step_engine(engine, &mut form, t, y, h, stats)?
                 }
-                MomentumForm::Spatial => {
+                Frame::Lab => {
                     let mut form = SpatialMomentumForm::new(self.body, torque);
                     step_engine(engine, &mut form, t, y, h, stats)?
                 }

@@ -42,7 +42,7 @@ pub use forms::{
     SpatialMomentumForm, to_body, to_spatial,
 };
 pub use increment_solve::Solver;
-pub use integrator::{KryslMethod, MomentumForm, MomentumIntegrator};
+pub use integrator::{KryslMethod, MomentumIntegrator};
 pub use torque::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
 
 use nalgebra::Vector3;

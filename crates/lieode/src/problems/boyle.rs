@@ -19,11 +19,12 @@
 //! derivatives) are scalar-generic ([`Real`]), so a dual-number time gives an independent
 //! derivative.
 
+use crate::body::Frame;
 use nalgebra::{Matrix3, Quaternion, SVector, Vector3};
 
 use crate::body::quaternion::rotation_matrix;
 use crate::error::{Error, Result};
-use crate::kinematics::{Attitude, Frame, RotationProblem};
+use crate::kinematics::{Attitude, RotationProblem};
 use crate::lie::{Real, real, to_f64};
 
 /// A rotation known in closed form (Boyle 2017, §VI A): the rotor `R(t)`, its derivative
@@ -585,7 +586,7 @@ pub struct ExactKinematics<'a, E: ?Sized>(pub &'a E);
 
 impl<E: ExactRotation + ?Sized> RotationProblem<0> for ExactKinematics<'_, E> {
     fn frame(&self) -> Frame {
-        Frame::Inertial
+        Frame::Lab
     }
     fn omega(&mut self, t: f64, _attitude: &Attitude<'_>, _x: &SVector<f64, 0>) -> Vector3<f64> {
         self.0.omega(t)

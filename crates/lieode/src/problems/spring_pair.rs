@@ -1,6 +1,7 @@
 //! Two rigid bodies joined by a spring between body-fixed points: the six-degree-of-freedom
 //! reference problem of the many-body layer ([`crate::system`]).
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, SVector, Vector3};
 
 use crate::adaptive::{ControllerParameters, Dop853, Summation, Tolerances, VectorStepper};
@@ -8,7 +9,7 @@ use crate::body::quaternion::{rotate, rotate_inverse, times_pure};
 use crate::error::{Error, Result};
 use crate::integrate::{Options, Record, integrate};
 use crate::stepper::{Span, Stepper};
-use crate::system::{Body, Loads, SystemForces, SystemState, SystemView, TorqueFrame};
+use crate::system::{Body, Loads, SystemForces, SystemState, SystemView};
 
 /// The ambient state of the pair: `(x, v, q, ω)` of body 0, then of body 1 (26 numbers).
 pub type PairVector = SVector<f64, 26>;
@@ -335,8 +336,8 @@ impl SpringPair {
 }
 
 impl SystemForces for SpringPair {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
+    fn torque_frame(&self) -> Frame {
+        Frame::Lab
     }
 
     /// Two: the methods refuse a state of another size.

@@ -1,10 +1,11 @@
 //! Every one-evaluation method of the rotational catalogue on N bodies in six degrees of
 //! freedom, with the Störmer–Verlet translation.
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
-use super::forces::{Loads, SystemForces, SystemView, TorqueFrame};
+use super::forces::{Loads, SystemForces, SystemView};
 use super::plan::{Plan, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::RigidBody;
@@ -67,7 +68,7 @@ pub struct CatalogueSystem<K: SplitStep> {
     at_omegas: Vec<Vector3<f64>>,
     /// The last loads and the frame of their torques (the velocity Verlet form kicks with them).
     loads: Loads,
-    frame: TorqueFrame,
+    frame: Frame,
     stats: Stats,
 }
 
@@ -98,7 +99,7 @@ impl<K: SystemMethod> CatalogueSystem<K> {
             pending: Vec::new(),
             at_rotors: Vec::new(),
             at_omegas: Vec::new(),
-            frame: TorqueFrame::Body,
+            frame: Frame::Body,
             stats: Stats::default(),
         }
     }
@@ -188,10 +189,10 @@ impl<K: SystemMethod> CatalogueSystem<K> {
 
 /// The body-frame torque at rotor `q` of a model's torque.
 #[inline(always)]
-fn body_torque(frame: TorqueFrame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3<f64> {
+fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3<f64> {
     match frame {
-        TorqueFrame::Body => *tau,
-        TorqueFrame::Lab => rotate_inverse(q, tau),
+        Frame::Body => *tau,
+        Frame::Lab => rotate_inverse(q, tau),
     }
 }
 

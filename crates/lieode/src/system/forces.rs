@@ -1,19 +1,10 @@
 //! The force model of a many-body system: forces and torques on every body at once.
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
 use crate::rotation::TorqueField;
-
-/// The frame a force model gives its torques in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TorqueFrame {
-    /// Lab-frame torques (contacts, fields); the steppers rotate them into the body frame with
-    /// the rotor of the time the torque is evaluated at.
-    Lab,
-    /// Body-frame torques.
-    Body,
-}
 
 /// The state a force model sees: positions, velocities, rotors and body-frame angular
 /// velocities of every body at `t`, as the method provides them (a leapfrog method's velocities
@@ -32,7 +23,7 @@ pub struct SystemView<'a> {
     pub omegas: &'a [Vector3<f64>],
 }
 
-/// Forces (lab frame) and torques (in the model's [`TorqueFrame`]) on every body.
+/// Forces (lab frame) and torques (in the model's [`Frame`]) on every body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Loads {
     /// Forces, lab frame.
@@ -70,7 +61,7 @@ impl Loads {
         n: usize,
         stats: &mut crate::stepper::Stats,
         finite: bool,
-    ) -> Result<TorqueFrame> {
+    ) -> Result<Frame> {
         if !problem.assigns_every_load() {
             self.zero();
         }
@@ -161,7 +152,7 @@ fn first_non_finite_body(view: &SystemView<'_>) -> Option<usize> {
 /// evaluation of a method for the whole system (contacts, fields, drag, springs between bodies).
 pub trait SystemForces {
     /// The frame of the torques it writes.
-    fn torque_frame(&self) -> TorqueFrame;
+    fn torque_frame(&self) -> Frame;
 
     /// The number of bodies the model is built for, if it is built for a fixed number (a
     /// contact model of given particles, a spring between two bodies); `None` (the default)
@@ -206,11 +197,11 @@ pub trait BodyModelVisitor {
     type Output;
 
     /// Runs on `model`, whose torques are in `frame`.
-    fn visit<F: BodyModel>(self, frame: TorqueFrame, model: &F) -> Self::Output;
+    fn visit<F: BodyModel>(self, frame: Frame, model: &F) -> Self::Output;
 }
 
 impl<S: SystemForces> SystemForces for &mut S {
-    fn torque_frame(&self) -> TorqueFrame {
+    fn torque_frame(&self) -> Frame {
         (**self).torque_frame()
     }
     fn body_count(&self) -> Option<usize> {
@@ -233,7 +224,7 @@ impl<S: SystemForces> SystemForces for &mut S {
 #[derive(Debug, Clone, Copy)]
 pub struct PerBody<F> {
     /// The frame of the torques `f` returns.
-    pub frame: TorqueFrame,
+    pub frame: Frame,
     /// The per-body model.
     pub model: F,
 }
@@ -267,7 +258,7 @@ pub trait BodyModel: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Sync {}
 impl<F> BodyModel for F where F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Sync {}
 
 impl<F: BodyModel> SystemForces for PerBody<F> {
-    fn torque_frame(&self) -> TorqueFrame {
+    fn torque_frame(&self) -> Frame {
         self.frame
     }
 
@@ -321,8 +312,8 @@ impl<F: BodyModel> SystemForces for PerBody<F> {
 pub struct EveryBody<T>(pub T);
 
 impl<T: TorqueField> SystemForces for EveryBody<T> {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Body
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
     }
 
     fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads) {

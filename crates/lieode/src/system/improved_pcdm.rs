@@ -1,11 +1,12 @@
 //! Seelen, Padding and Kuipers' improved predictor–corrector direct multiplication (PCDM)
 //! scheme on N bodies in six degrees of freedom.
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, TorqueFrame};
+use super::forces::{Loads, SystemForces};
 use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
@@ -67,7 +68,7 @@ pub struct ImprovedPcdmSystem {
     now: BodyArrays,
     /// `F_n`, `τ_n` and the frame of the torques.
     loads: Loads,
-    frame: TorqueFrame,
+    frame: Frame,
     stats: Stats,
 }
 
@@ -83,7 +84,7 @@ impl ImprovedPcdmSystem {
             omegas_half: Vec::new(),
             accelerations: Vec::new(),
             now: BodyArrays::default(),
-            frame: TorqueFrame::Body,
+            frame: Frame::Body,
             stats: Stats::default(),
         }
     }
@@ -112,8 +113,8 @@ impl ImprovedPcdmSystem {
         for_each_body!(read bodies, read rotors, read omegas, read torques, write accelerations;
         |_i, (body, q, w, torque, a)| {
             let tau = match frame {
-                TorqueFrame::Body => *torque,
-                TorqueFrame::Lab => rotate_inverse(q, torque),
+                Frame::Body => *torque,
+                Frame::Lab => rotate_inverse(q, torque),
             };
             *a = body.rigid().angular_acceleration(w, &tau);
             Ok(())

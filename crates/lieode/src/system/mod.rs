@@ -8,7 +8,7 @@
 //! - [`SystemState`]: positions, velocities, rotors and body-frame angular velocities as a
 //!   structure of arrays, the synchronised view every method hands out;
 //! - [`SystemForces`]: the one force interface `F(t, all bodies) → (forces, torques)`, torques
-//!   in the lab or the body frame ([`TorqueFrame`]). [`PerBody`] for independent bodies
+//!   in the lab or the body frame ([`Frame`](crate::body::Frame)). [`PerBody`] for independent bodies
 //!   (evaluated in parallel, and inside SPIRAL's update pass), [`EveryBody`] for any single-body
 //!   [`crate::rotation::TorqueField`] — the catalogue's torques, Krysl's spatial torques and the
 //!   engines' manufactured problem are all `TorqueField`s;
@@ -48,7 +48,7 @@ pub use body::Body;
 pub use catalogue::{CatalogueSystem, SystemMethod};
 pub use forces::{
     BodyFn, BodyModel, BodyModelVisitor, BodyView, EveryBody, Loads, PerBody, SystemForces,
-    SystemView, TorqueFrame,
+    SystemView,
 };
 pub use improved_pcdm::ImprovedPcdmSystem;
 pub use methods::{METHOD_NAMES, MethodVisitor, every_method};

@@ -1,11 +1,12 @@
 //! Zhao and van Wachem's predictor–corrector direct multiplication (PCDM) scheme on N bodies in
 //! six degrees of freedom, with torques at whole steps.
 
+use crate::body::Frame;
 use nalgebra::Vector3;
 
 use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, TorqueFrame};
+use super::forces::{Loads, SystemForces};
 use super::improved_pcdm::{finite, turn};
 use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
@@ -49,7 +50,7 @@ pub struct PcdmSystem {
     velocities_half: Vec<Vector3<f64>>,
     /// `F_n`, `τ_n` and the frame of the torques.
     loads: Loads,
-    frame: TorqueFrame,
+    frame: Frame,
     stats: Stats,
 }
 
@@ -62,7 +63,7 @@ impl PcdmSystem {
             plan: None,
             now: BodyArrays::default(),
             velocities_half: Vec::new(),
-            frame: TorqueFrame::Body,
+            frame: Frame::Body,
             stats: Stats::default(),
         }
     }
@@ -138,8 +139,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
                 *v = *v_half + kick;
                 let rigid = body.rigid();
                 let tau = match frame {
-                    TorqueFrame::Body => *torque,
-                    TorqueFrame::Lab => rotate_inverse(q, torque),
+                    Frame::Body => *torque,
+                    Frame::Lab => rotate_inverse(q, torque),
                 };
                 let a = rigid.angular_acceleration(w, &tau);
                 let quarter = *w + a * (0.25 * dt);

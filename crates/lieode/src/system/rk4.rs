@@ -1,11 +1,12 @@
 //! Classical RK4 on N bodies in six degrees of freedom: the same stages for translation and
 //! rotation.
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::arrays::BodyArrays;
 use super::body::Body;
-use super::forces::{Loads, SystemForces, TorqueFrame};
+use super::forces::{Loads, SystemForces};
 use super::plan::{Plan, checked, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
@@ -70,7 +71,7 @@ impl_system_info!(Rk4System, |_s| "rk4");
 #[allow(clippy::too_many_arguments)]
 fn stage_body(
     body: &Body,
-    frame: TorqueFrame,
+    frame: Frame,
     hb: f64,
     ha: Option<f64>,
     y: (
@@ -95,8 +96,8 @@ fn stage_body(
     torque: &Vector3<f64>,
 ) {
     let tau = match frame {
-        TorqueFrame::Body => *torque,
-        TorqueFrame::Lab => rotate_inverse(s.2, torque),
+        Frame::Body => *torque,
+        Frame::Lab => rotate_inverse(s.2, torque),
     };
     // k = (v, F/m, ½ q ⊗ ω, ω̇) at the stage state.
     let kx = *s.1;
@@ -203,7 +204,7 @@ type StageItem<'a> = (
 );
 
 /// One stage over every body (in parallel with the `parallel` feature).
-fn stage_all(s: &mut Rk4System, frame: TorqueFrame, hb: f64, ha: Option<f64>) {
+fn stage_all(s: &mut Rk4System, frame: Frame, hb: f64, ha: Option<f64>) {
     let Rk4System {
         bodies,
         state,

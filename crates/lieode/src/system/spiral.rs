@@ -1,11 +1,10 @@
 //! SPIRAL (leapfrog) on N bodies in six degrees of freedom, with leapfrog translation.
 
+use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
-use super::forces::{
-    BodyModel, BodyModelVisitor, BodyView, Loads, SystemForces, SystemView, TorqueFrame,
-};
+use super::forces::{BodyModel, BodyModelVisitor, BodyView, Loads, SystemForces, SystemView};
 use super::plan::{Plan, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate_inverse};
@@ -97,7 +96,7 @@ impl SpiralLeapfrogSystem {
         problem: &mut P,
         t: f64,
         finite: bool,
-    ) -> Result<TorqueFrame> {
+    ) -> Result<Frame> {
         let view = SystemView {
             t,
             positions: &self.positions,
@@ -113,17 +112,17 @@ impl SpiralLeapfrogSystem {
 
 /// The body-frame torque of body `q` from a model's torque.
 #[inline(always)]
-fn body_torque(frame: TorqueFrame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3<f64> {
+fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3<f64> {
     match frame {
-        TorqueFrame::Body => *tau,
-        TorqueFrame::Lab => rotate_inverse(q, tau),
+        Frame::Body => *tau,
+        Frame::Lab => rotate_inverse(q, tau),
     }
 }
 
 /// What a step hands every body: the frame of the torques, `t_n`, `t_{n+1}` and the step.
 #[derive(Debug, Clone, Copy)]
 struct Tick {
-    frame: TorqueFrame,
+    frame: Frame,
     t: f64,
     t_next: f64,
     dt: f64,
@@ -285,7 +284,7 @@ struct FusedStep<'a> {
 impl BodyModelVisitor for FusedStep<'_> {
     type Output = Result<()>;
 
-    fn visit<F: BodyModel>(self, frame: TorqueFrame, model: &F) -> Result<()> {
+    fn visit<F: BodyModel>(self, frame: Frame, model: &F) -> Result<()> {
         let SpiralLeapfrogSystem {
             kinds,
             kind_of,

@@ -1,15 +1,14 @@
 //! Helpers of the many-body tests: a fixed-step run to the end, the damped sphere with its
 //! closed form, order assertions.
 
+use lieode::body::Frame;
 use lieode::integrate::{Options, Record, integrate};
 use lieode::momentum::HeavyTopTorque;
 use lieode::problems::TorquedRigidBody;
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, TorqueField, catalogue};
 use lieode::stepper::{Span, Stepper};
-use lieode::system::{
-    Body, BodyFn, BodyView, EveryBody, PerBody, SystemForces, SystemState, TorqueFrame,
-};
+use lieode::system::{Body, BodyFn, BodyView, EveryBody, PerBody, SystemForces, SystemState};
 use nalgebra::{Quaternion, Vector3};
 
 /// The final state of `steps` steps of `dt` from `y0`.
@@ -46,7 +45,7 @@ pub fn damped_sphere_errors<S: Stepper<PerBody<BodyFn>, State = SystemState>>(
     let (m, gamma, c) = DAMPED;
     let ball = Body::solid_sphere(m, 0.5)?;
     let mut damped = PerBody {
-        frame: TorqueFrame::Lab,
+        frame: Frame::Lab,
         model: damped_sphere as BodyFn,
     };
     let mut y0 = SystemState::at_rest(0.0, 1);
@@ -155,8 +154,8 @@ pub struct Faulty {
 }
 
 impl SystemForces for Faulty {
-    fn torque_frame(&self) -> TorqueFrame {
-        TorqueFrame::Lab
+    fn torque_frame(&self) -> Frame {
+        Frame::Lab
     }
 
     fn loads(&mut self, view: &lieode::system::SystemView<'_>, loads: &mut lieode::system::Loads) {
