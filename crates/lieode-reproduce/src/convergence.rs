@@ -3,10 +3,10 @@
 
 use crate::Result;
 use crate::output::output_dir;
+use lieode::body::RigidBodyState;
 use lieode::engine::MuntheKaas;
 use lieode::lie::LieGroup;
 use lieode::problems::TorquedRigidBody;
-use lieode::problems::rigid_body::RigidBodyState;
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{DOPRI5, EULER, HEUN, KUTTA3, RK4};
 use lieode_study::experiment::FixedStep;

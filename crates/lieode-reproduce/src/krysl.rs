@@ -13,6 +13,7 @@
 //! 40 000 steps.
 
 use lieode::body::Frame;
+use lieode::body::RigidBodyState;
 use std::path::Path;
 use std::time::Instant;
 
@@ -25,7 +26,7 @@ use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
-use lieode::momentum::{KryslMethod, MomentumIntegrator, MomentumState, Solver, hamiltonian};
+use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, hamiltonian};
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
 use lieode::problems::reference::ambient_dop853;
@@ -189,7 +190,7 @@ pub struct ConvergenceRun {
     /// The step size.
     pub dt: f64,
     /// The final state `(R, Π)` at `t_end`.
-    pub state: MomentumState,
+    pub state: RigidBodyState,
     /// `‖Π − Π_ref‖₂` at `t_end`.
     pub pi_error: f64,
     /// `‖R − R_ref‖₂` (spectral norm) at `t_end`.
@@ -204,7 +205,7 @@ pub struct ConvergenceStudy {
     /// The problem.
     pub problem: KryslProblem,
     /// The DOP853 reference state at `t_end` ([`KryslProblem::reference`]).
-    pub reference: MomentumState,
+    pub reference: RigidBodyState,
     /// The runs, in method order, then in step order.
     pub runs: Vec<ConvergenceRun>,
 }
@@ -278,7 +279,7 @@ pub fn convergence_study(
 /// added to a solver failure's context.
 pub fn convergence_run(
     problem: &KryslProblem,
-    reference: &MomentumState,
+    reference: &RigidBodyState,
     method: &'static str,
     dt: f64,
 ) -> Result<ConvergenceRun> {
@@ -359,7 +360,7 @@ pub fn final_states_table(studies: &[ConvergenceStudy]) -> Result<Table> {
         "problem", "method", "dt", "t", "R11", "R12", "R13", "R21", "R22", "R23", "R31", "R32",
         "R33", "Pi1", "Pi2", "Pi3",
     ])?;
-    let row = |problem: &str, method: &str, dt: f64, t: f64, y: &MomentumState| {
+    let row = |problem: &str, method: &str, dt: f64, t: f64, y: &RigidBodyState| {
         let r = y.0.matrix();
         let mut cells = vec![
             Cell::text(problem),
@@ -435,7 +436,7 @@ pub fn hamiltonian_run(
         });
     }
     let (body, torque) = (*problem.body(), problem.torque());
-    let energy = |y: &MomentumState| {
+    let energy = |y: &RigidBodyState| {
         hamiltonian(&body, &torque, y).ok_or_else(|| Error::InvalidParameter {
             name: "problem",
             value: problem.name().to_string(),
@@ -454,10 +455,10 @@ pub fn hamiltonian_run(
     let mut integrator = MomentumIntegrator::krysl(method, body, Solver::Newton)?;
     let mut samples = Vec::new();
     let mut max_abs: f64 = 0.0;
-    let h_rel = |y: &MomentumState| energy(y).map(|h| (h - h0) / h0.abs());
+    let h_rel = |y: &RigidBodyState| energy(y).map(|h| (h - h0) / h0.abs());
     let mut bad_problem = None;
     // Step 0 records (0, 0): the initial state's own relative error.
-    let mut observer = |n: usize, t: f64, state: &MomentumState| match h_rel(state) {
+    let mut observer = |n: usize, t: f64, state: &RigidBodyState| match h_rel(state) {
         Ok(e) => {
             max_abs = max_abs.max(e.abs());
             if n.is_multiple_of(every) {
@@ -579,7 +580,7 @@ pub struct WorkPoint {
 
 /// The error of the work–precision comparison: `max(‖Π − Π_ref‖₂, ‖R − R_ref‖₂)`, the larger
 /// of the paper's two norms ([`krysl_errors`]).
-pub fn work_error(state: &MomentumState, reference: &MomentumState) -> f64 {
+pub fn work_error(state: &RigidBodyState, reference: &RigidBodyState) -> f64 {
     let (pi, r) = krysl_errors(state, reference);
     pi.max(r)
 }
@@ -616,7 +617,7 @@ fn run_to_end(
     problem: &KryslProblem,
     dt: f64,
     steps: usize,
-) -> Result<(MomentumState, Stats)> {
+) -> Result<(RigidBodyState, Stats)> {
     let sol = integrate(
         integrator,
         &mut problem.torque(),
@@ -643,8 +644,8 @@ pub fn work_run(
     problem: &KryslProblem,
     method: &str,
     parameter: f64,
-) -> Result<(MomentumState, usize)> {
-    let momentum = |name: &str, solver| -> Result<(MomentumState, usize)> {
+) -> Result<(RigidBodyState, usize)> {
+    let momentum = |name: &str, solver| -> Result<(RigidBodyState, usize)> {
         let steps = step_count(problem.t_end(), parameter)?;
         let mut integrator = momentum_method(name, problem, solver)?;
         let (y, stats) = run_to_end(&mut integrator, problem, parameter, steps)?;
@@ -669,7 +670,7 @@ pub fn momentum_state(
     body: &RigidBody,
     q: &Quaternion<f64>,
     omega: &Vector3<f64>,
-) -> MomentumState {
+) -> RigidBodyState {
     Product(
         So3::from_matrix_unchecked(rotation_matrix(&normalize(q))),
         Rn(body.body_momentum(omega)),
@@ -684,7 +685,7 @@ pub fn momentum_state(
 ///
 /// # Errors
 /// Those of [`step_count`] and of the stepper.
-pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usize)> {
+pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(RigidBodyState, usize)> {
     let steps = step_count(problem.t_end(), dt)?;
     let mut torque = problem.lab_torque();
     let mut stepper = SpiralLeapfrog::new(*problem.body());
@@ -706,7 +707,7 @@ pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(MomentumState, usi
 ///
 /// # Errors
 /// Those of the tolerances and of the integration.
-pub fn dop853_run(problem: &KryslProblem, tol: f64) -> Result<(MomentumState, usize)> {
+pub fn dop853_run(problem: &KryslProblem, tol: f64) -> Result<(RigidBodyState, usize)> {
     let start = problem.rotor_initial_state();
     let body = *problem.body();
     let (end, evaluations) = ambient_dop853(
@@ -727,7 +728,7 @@ pub fn dop853_run(problem: &KryslProblem, tol: f64) -> Result<(MomentumState, us
 /// Those of the runs and of the timing.
 pub fn work_precision(
     problem: &KryslProblem,
-    reference: &MomentumState,
+    reference: &RigidBodyState,
     timing: &TimingOptions,
 ) -> Result<Vec<WorkPoint>> {
     let mut points = Vec::new();
@@ -763,7 +764,7 @@ pub fn time_work_run(
     method: &str,
     parameter: f64,
     timing: &TimingOptions,
-) -> Result<(f64, (MomentumState, usize))> {
+) -> Result<(f64, (RigidBodyState, usize))> {
     let start = Instant::now();
     work_run(problem, method, parameter)?;
     let once = start.elapsed().as_secs_f64();

@@ -8,11 +8,11 @@ use lieode::adaptive::{
     AdaptiveMethod, ControllerParameters, Dop853, Dopri5, LieStepper, Odex, OdexParameters,
     Tolerances,
 };
+use lieode::body::RigidBodyState;
 use lieode::engine::{CommutatorFree, MuntheKaas};
 use lieode::integrate::{Options, integrate};
 use lieode::lie::LieGroup;
 use lieode::problems::TorquedRigidBody;
-use lieode::problems::rigid_body::RigidBodyState;
 use lieode::stepper::Span;
 use lieode::tableau::registry::{CF4, DOPRI5, RK4};
 use lieode_study::experiment::{

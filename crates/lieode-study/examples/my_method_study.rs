@@ -17,10 +17,10 @@
 
 use std::path::PathBuf;
 
+use lieode::body::RigidBodyState;
 use lieode::engine::MuntheKaas;
 use lieode::lie::LieGroup;
 use lieode::problems::TorquedRigidBody;
-use lieode::problems::rigid_body::RigidBodyState;
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::RK4;
 use lieode_study::experiment::{Abscissa, FixedStep, GridKind, TimingOptions, run_study};

@@ -20,7 +20,7 @@ pub use crate::adaptive::{
     Controlled, Controller, ControllerParameters, Dop853, Dopri5, EmbeddedRk, LieStepper, Odex,
     OdexParameters, Tolerances, VectorStepper,
 };
-pub use crate::body::{Frame, RigidBody};
+pub use crate::body::{Frame, RigidBody, RigidBodyQuatState, RigidBodyState};
 pub use crate::engine::{
     CommutatorFree, CrouchGrossman, ExplicitRk, Fixed, ImplicitMuntheKaas, ImplicitRk, MuntheKaas,
 };

@@ -4,6 +4,7 @@
 
 use lieode::Error;
 use lieode::adaptive::{ControllerParameters, Dop853, Tolerances, VectorStepper};
+use lieode::body::RigidBodyQuatState;
 use lieode::body::quaternion::times_pure;
 use lieode::engine::Fixed;
 use lieode::engine::{LieOde, MuntheKaas};
@@ -13,9 +14,8 @@ use lieode::lie::rn::Rn;
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::lie::{LieGroup, Side};
 use lieode::problems::cylinder::{
-    BENCHMARK_STEP_COUNT, CylinderParameters, CylinderState, REFERENCE_TOLERANCE, SpiralCylinder,
-    averaged_error, benchmark_errors, benchmark_step_sizes, dcm_relative_error, matrix_one_norm,
-    relative_l1_error,
+    BENCHMARK_STEP_COUNT, CylinderParameters, REFERENCE_TOLERANCE, SpiralCylinder, averaged_error,
+    benchmark_errors, benchmark_step_sizes, dcm_relative_error, matrix_one_norm, relative_l1_error,
 };
 use lieode::problems::reference::reference_solution;
 use lieode::rotation::{
@@ -517,11 +517,11 @@ fn benchmark_measures_direct_euler_at_first_order() {
 #[test]
 fn lie_ode_generator_is_the_body_frame_kinematics_and_eulers_equations() {
     let mut c = paper();
-    assert_eq!(LieOde::<CylinderState>::side(&c), Side::Right);
+    assert_eq!(LieOde::<RigidBodyQuatState>::side(&c), Side::Right);
     let q = UnitQuat::from_quaternion_normalized(Quaternion::new(0.3, -0.2, 0.8, 0.4)).unwrap();
     let w = Vector3::new(1.7, -0.4, 2.2);
-    let y: CylinderState = Product(q, Rn(w));
-    let xi = LieOde::<CylinderState>::generator(&mut c, 0.3, &y);
+    let y: RigidBodyQuatState = Product(q, Rn(w));
+    let xi = LieOde::<RigidBodyQuatState>::generator(&mut c, 0.3, &y);
     // q ⊗ (0, v) with the su(2) generator v is ½ q ⊗ (0, ω).
     let dq = q.quaternion() * Quaternion::new(0.0, xi.0.0.x, xi.0.0.y, xi.0.0.z);
     let expected = times_pure(q.quaternion(), &w) * 0.5;
@@ -529,13 +529,13 @@ fn lie_ode_generator_is_the_body_frame_kinematics_and_eulers_equations() {
     let tau = Vector3::new(0.5, 0.0, 0.0);
     assert!(close(&xi.1.0, &c.body().angular_acceleration(&w, &tau)) < 1e-15);
     // In dual numbers too (the implicit engines differentiate through it).
-    let yd: CylinderState<Dual64> = Product(
+    let yd: RigidBodyQuatState<Dual64> = Product(
         UnitQuat::from_quaternion_unchecked(Quaternion::from(
             q.quaternion().coords.map(Dual64::from),
         )),
         Rn(w.map(|x| Dual64::from(x).derivative())),
     );
-    let xid = LieOde::<CylinderState<Dual64>>::generator(&mut c, Dual64::from(0.3), &yd);
+    let xid = LieOde::<RigidBodyQuatState<Dual64>>::generator(&mut c, Dual64::from(0.3), &yd);
     assert!((xid.1.0.map(|x| x.re) - xi.1.0).amax() < 1e-15);
 }
 
@@ -547,7 +547,7 @@ fn generic_lie_group_engine_converges_to_the_reference() {
     let reference = c.reference_group_state(1.0).unwrap();
     let mut errors = Vec::new();
     for steps in [400, 800] {
-        let mut mk = MuntheKaas::<CylinderState>::new(&RK4).unwrap();
+        let mut mk = MuntheKaas::<RigidBodyQuatState>::new(&RK4).unwrap();
         let y0 = c.initial_group_state();
         let sol = integrate(
             &mut Fixed::new(&mut mk),

@@ -13,6 +13,7 @@
 
 use lieode::Error;
 use lieode::body::Frame;
+use lieode::body::RigidBodyState;
 use lieode::body::quaternion::{normalize, rotation_matrix};
 use lieode::engine::NonlinearOptions;
 use lieode::lie::product::Product;
@@ -20,8 +21,8 @@ use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
 use lieode::lie::{LieGroup, Real};
 use lieode::momentum::{
-    KryslMethod, MomentumIntegrator, MomentumState, Solver, SpatialTorque, hamiltonian,
-    kinetic_energy, spatial_momentum,
+    KryslMethod, MomentumIntegrator, Solver, SpatialTorque, hamiltonian, kinetic_energy,
+    spatial_momentum,
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
@@ -84,17 +85,17 @@ impl<F: SpatialTorque> Bound<F> {
         })
     }
 
-    fn step(&mut self, t: f64, y: &MomentumState, h: f64) -> lieode::Result<MomentumState> {
+    fn step(&mut self, t: f64, y: &RigidBodyState, h: f64) -> lieode::Result<RigidBodyState> {
         self.integrator.advance(&self.torque, t, y, h)
     }
 
     fn integrate(
         &mut self,
         t0: f64,
-        y: &MomentumState,
+        y: &RigidBodyState,
         h: f64,
         steps: usize,
-    ) -> lieode::Result<MomentumState> {
+    ) -> lieode::Result<RigidBodyState> {
         self.integrate_observed(t0, y, h, steps, |_, _, _| {})
     }
 
@@ -102,12 +103,12 @@ impl<F: SpatialTorque> Bound<F> {
     fn integrate_observed(
         &mut self,
         t0: f64,
-        y: &MomentumState,
+        y: &RigidBodyState,
         h: f64,
         steps: usize,
-        mut observe: impl FnMut(usize, f64, &MomentumState),
-    ) -> lieode::Result<MomentumState> {
-        let mut after_start = |n: usize, t: f64, y: &MomentumState| {
+        mut observe: impl FnMut(usize, f64, &RigidBodyState),
+    ) -> lieode::Result<RigidBodyState> {
+        let mut after_start = |n: usize, t: f64, y: &RigidBodyState| {
             if n > 0 {
                 observe(n, t, y)
             }
@@ -188,7 +189,7 @@ fn inverse_inertia(body: &RigidBody) -> Vector3<f64> {
 }
 
 /// The state `(R, Π)` with `R = exp(attitude^)`, `Π = J ω`.
-fn state(body: &RigidBody, attitude: Vector3<f64>, omega: Vector3<f64>) -> MomentumState {
+fn state(body: &RigidBody, attitude: Vector3<f64>, omega: Vector3<f64>) -> RigidBodyState {
     Product(
         So3::from_matrix_unchecked(rot(&attitude)),
         Rn(omega.component_mul(&body.inertia())),
@@ -197,7 +198,7 @@ fn state(body: &RigidBody, attitude: Vector3<f64>, omega: Vector3<f64>) -> Momen
 
 /// The body and a generic start for [`SwingingTop`]: asymmetric `J = (1, 2, 2.5)`, tilted
 /// attitude, angular velocity off every axis.
-fn swinging() -> (RigidBody, MomentumState) {
+fn swinging() -> (RigidBody, RigidBodyState) {
     let body = RigidBody::new([1.0, 2.0, 2.5]).expect("a valid body");
     let y0 = state(
         &body,
@@ -213,9 +214,9 @@ fn swinging() -> (RigidBody, MomentumState) {
 fn reference<F: SpatialTorque + Copy>(
     body: &RigidBody,
     torque: F,
-    y0: &MomentumState,
+    y0: &RigidBodyState,
     t: f64,
-) -> MomentumState {
+) -> RigidBodyState {
     let mut field = LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
         torque.spatial_torque(time, &rotation_matrix(&normalize(q)))
     });
@@ -230,7 +231,7 @@ fn reference<F: SpatialTorque + Copy>(
 }
 
 /// `|ΔΠ| + ‖ΔR‖` between two states (Frobenius norm for the attitude).
-fn distance(a: &MomentumState, b: &MomentumState) -> f64 {
+fn distance(a: &RigidBodyState, b: &RigidBodyState) -> f64 {
     (a.1.0 - b.1.0).norm() + (a.0.matrix() - b.0.matrix()).norm()
 }
 
@@ -297,8 +298,8 @@ impl Errors {
 fn measure<F: SpatialTorque>(
     label: &str,
     mut make: impl FnMut() -> Bound<F>,
-    y0: &MomentumState,
-    yref: &MomentumState,
+    y0: &RigidBodyState,
+    yref: &RigidBodyState,
     hs: &[f64],
     t_end: f64,
 ) -> Errors {
@@ -450,8 +451,8 @@ fn torque_free_drifts(method: KryslMethod) -> (f64, f64) {
     let body = *problem.body();
     let y0 = problem.initial_state();
     let j_inv = inverse_inertia(&body);
-    let energy = |y: &MomentumState| 0.5 * y.1.0.dot(&y.1.0.component_mul(&j_inv));
-    let momentum = |y: &MomentumState| y.0.matrix() * y.1.0;
+    let energy = |y: &RigidBodyState| 0.5 * y.1.0.dot(&y.1.0.component_mul(&j_inv));
+    let momentum = |y: &RigidBodyState| y.0.matrix() * y.1.0;
     let (k0, m0) = (energy(&y0), momentum(&y0));
     let (mut de, mut dm) = (0.0_f64, 0.0_f64);
     let y = krysl(method, body, problem.torque())
@@ -520,7 +521,7 @@ fn the_methods_conserve_what_the_paper_says_in_torque_free_motion() {
 fn symmetry_defect<F: SpatialTorque>(
     integrator: &mut Bound<F>,
     t: f64,
-    y: &MomentumState,
+    y: &RigidBodyState,
     h: f64,
 ) -> f64 {
     let forward = integrator.step(t, y, h).expect("a forward step");
@@ -785,8 +786,8 @@ fn akw_moves_the_attitude_by_the_cayley_map_not_the_exponential() {
     let cases: [(
         &str,
         RigidBody,
-        MomentumState,
-        MomentumState,
+        RigidBodyState,
+        RigidBodyState,
         f64,
         BodyTorque,
     ); 2] = [
@@ -907,10 +908,11 @@ fn coulomb_long_run_at_the_papers_step_keeps_the_hamiltonian_error_bounded() {
     let torque = problem.torque();
     assert_coulomb_torque_is_the_printed_formula(&torque);
     let j_inv = inverse_inertia(&body);
-    let by_hand = |y: &MomentumState| {
+    let by_hand = |y: &RigidBodyState| {
         0.5 * y.1.0.dot(&y.1.0.component_mul(&j_inv)) + coulomb_potential(y.0.matrix())
     };
-    let energy = |y: &MomentumState| hamiltonian(&body, &torque, y).expect("a conservative torque");
+    let energy =
+        |y: &RigidBodyState| hamiltonian(&body, &torque, y).expect("a conservative torque");
     let y0 = problem.initial_state();
     let h0 = energy(&y0);
     assert!(
@@ -982,7 +984,7 @@ fn akw_residual<F: SpatialTorque>(
     torque: &F,
     t: f64,
     h: f64,
-    y: &MomentumState,
+    y: &RigidBodyState,
     z: &Vector3<f64>,
 ) -> Vector3<f64> {
     let (r0, pi0) = (*y.0.matrix(), y.1.0);
@@ -1070,8 +1072,8 @@ fn imidm_residuals<F: SpatialTorque>(
     torque: &F,
     t: f64,
     h: f64,
-    y: &MomentumState,
-    next: &MomentumState,
+    y: &RigidBodyState,
+    next: &RigidBodyState,
 ) -> ([f64; 3], f64) {
     let (r0, pi0) = (*y.0.matrix(), y.1.0);
     let (r2, pi2) = (*next.0.matrix(), next.1.0);
@@ -1448,7 +1450,7 @@ fn a_solve_that_cannot_converge_is_a_typed_non_convergence_naming_the_time() {
         tolerance: 1e-14,
         max_iterations: 1,
     };
-    let non_convergence = |label: &str, result: lieode::Result<MomentumState>| match result {
+    let non_convergence = |label: &str, result: lieode::Result<RigidBodyState>| match result {
         Err(e @ Error::NonConvergence { .. }) => {
             eprintln!("{label}: {e}");
             assert!(e.to_string().contains("t = "), "{label}: {e}");
@@ -1535,7 +1537,7 @@ fn akw_at_a_step_of_one_on_the_coulomb_problem_stops_with_a_typed_non_convergenc
         );
     };
     let t = h * n as f64;
-    let energy = |y: &MomentumState| hamiltonian(&body, &torque, y).expect("a potential");
+    let energy = |y: &RigidBodyState| hamiltonian(&body, &torque, y).expect("a potential");
     let drift = energy(&y) / energy(&problem.initial_state()) - 1.0;
     let by_hand = damped_newton_by_hand(&|z| akw_residual(&body, &torque, t, h, &y, z));
     eprintln!(
@@ -1625,7 +1627,7 @@ fn akw_is_the_midpoint_cayley_engine_without_torque_only() {
         let (body, torque) = (*problem.body(), problem.torque());
         let mut akw =
             MomentumIntegrator::krysl(KryslMethod::Akw, body, Solver::Newton).expect("AKW");
-        let mut engine = ImplicitMuntheKaas::<MomentumState>::new(&IMPLICIT_MIDPOINT)
+        let mut engine = ImplicitMuntheKaas::<RigidBodyState>::new(&IMPLICIT_MIDPOINT)
             .expect("the midpoint tableau")
             .with_truncation(Truncation::Identity)
             .with_coordinates::<CayleyMap>();

@@ -9,6 +9,7 @@
 //!
 //! Run `cargo test --release --test orders -- --nocapture` to print the table.
 
+use lieode::body::{RigidBodyQuatState, RigidBodyState};
 use lieode::engine::Fixed;
 use lieode::engine::{
     CommutatorFree, Composition, ExplicitRk, ImplicitMuntheKaas, ImplicitRk, MuntheKaas, Newton,
@@ -19,7 +20,7 @@ use lieode::lie::so3::So3;
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::lie::{LieGroup, Truncation};
 use lieode::order::{Convergence, convergence_study};
-use lieode::problems::rigid_body::{RigidBodyQuatState, RigidBodyState};
+
 use lieode::problems::{LinearSo3, SphereProblem, TorquedRigidBody, VectorTestProblem};
 use lieode::stepper::Span;
 use lieode::tableau::ButcherTableau;

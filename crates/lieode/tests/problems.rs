@@ -8,13 +8,14 @@
 //! Run with `--nocapture` to see the measured residuals.
 
 use lieode::Error;
+use lieode::body::{RigidBodyQuatState, RigidBodyState};
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::{So3, So3Algebra, hat, vee};
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::lie::{LieAlgebra, LieGroup, Side};
 use lieode::ode::{LieOde, VectorOde};
-use lieode::problems::rigid_body::{RigidBodyQuatState, RigidBodyState};
+
 use lieode::problems::{
     LinearSo3, ScalarCurve, SphereProblem, TorquedRigidBody, VectorTestProblem,
 };

@@ -12,6 +12,8 @@
 mod frame;
 pub mod quaternion;
 mod rigid_body;
+mod states;
 
 pub use frame::Frame;
 pub use rigid_body::{RigidBody, body_angular_velocity, lab_angular_velocity};
+pub use states::{RigidBodyQuatState, RigidBodyState};

@@ -1,8 +1,8 @@
 //! AKW: the Cayley-map implicit midpoint rule of Austin, Krishnaprasad and Wang (Krysl §4).
 
+use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 
-use super::forms::MomentumState;
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
 use super::torque::SpatialTorque;
 use crate::body::RigidBody;
@@ -38,10 +38,10 @@ pub(crate) fn akw_step<F: SpatialTorque>(
     solver: Solver,
     increments: &mut IncrementSolver,
     t: f64,
-    y: &MomentumState,
+    y: &RigidBodyState,
     h: f64,
     stats: &mut Stats,
-) -> Result<MomentumState> {
+) -> Result<RigidBodyState> {
     let r = y.0;
     let map = AkwMap {
         body,

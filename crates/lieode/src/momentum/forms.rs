@@ -11,6 +11,7 @@
 //!   algorithm MKRK (§3.7). Spatial momentum is a linear invariant of every such method, so it is
 //!   conserved to round-off in torque-free motion.
 
+use crate::body::RigidBodyState;
 use std::marker::PhantomData;
 
 use nalgebra::Vector3;
@@ -19,15 +20,11 @@ use super::torque::SpatialTorque;
 use crate::body::RigidBody;
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
-use crate::lie::so3::{So3, So3Algebra};
+use crate::lie::so3::So3Algebra;
 use crate::lie::{Real, Side, real};
 use crate::ode::LieOde;
 
-/// A state `(R, m)` on `SO(3) × ℝ³`: the attitude and a momentum (body `Π` or spatial `π`, as
-/// the form says).
-pub type MomentumState<T = f64> = Product<So3<T>, Rn<3, T>>;
-
-/// The algebra of [`MomentumState`]: `(ω, ṁ)`.
+/// The algebra of [`RigidBodyState`]: `(ω, ṁ)`.
 pub type MomentumAlgebra<T = f64> = ProductAlgebra<So3Algebra<T>, Rn<3, T>>;
 
 /// `ω = J⁻¹ Π` over any scalar.
@@ -35,7 +32,7 @@ fn angular_velocity<T: Real>(body: &RigidBody, momentum: &Vector3<T>) -> Vector3
     momentum.component_mul(&body.inverse_inertia().map(real::<T>))
 }
 
-/// A rigid body under a spatial torque as a Lie-group ODE on [`MomentumState`], in the momentum
+/// A rigid body under a spatial torque as a Lie-group ODE on [`RigidBodyState`], in the momentum
 /// form `K` ([`BodyMomentum`] or [`SpatialMomentum`]); used through the aliases
 /// [`BodyMomentumForm`] and [`SpatialMomentumForm`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,24 +75,25 @@ impl<F, K> MomentumOde<F, K> {
 ///
 /// # Examples
 /// ```
-/// use lieode::momentum::{BodyMomentumForm, TorqueFree, MomentumState};
+/// use lieode::body::RigidBodyState;
+/// use lieode::momentum::{BodyMomentumForm, TorqueFree};
 /// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
 /// use lieode::ode::LieOde;
 /// use lieode::rotation::RigidBody;
 /// use nalgebra::Vector3;
 /// let mut form = BodyMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
-/// let y: MomentumState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
+/// let y: RigidBodyState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
 /// let xi = form.generator(0.0, &y);
 /// assert_eq!(xi.0.0, Vector3::new(1.0, 1.0, 1.0)); // ω = J⁻¹Π
 /// # Ok::<(), lieode::Error>(())
 /// ```
 pub type BodyMomentumForm<F> = MomentumOde<F, BodyMomentum>;
 
-impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, BodyMomentum> {
+impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, BodyMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }
-    fn generator(&mut self, t: T, y: &MomentumState<T>) -> MomentumAlgebra<T> {
+    fn generator(&mut self, t: T, y: &RigidBodyState<T>) -> MomentumAlgebra<T> {
         let r = y.0.matrix();
         let momentum = y.1.0;
         let omega = angular_velocity(&self.body, &momentum);
@@ -110,24 +108,25 @@ impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, Body
 ///
 /// # Examples
 /// ```
-/// use lieode::momentum::{SpatialMomentumForm, TorqueFree, MomentumState};
+/// use lieode::body::RigidBodyState;
+/// use lieode::momentum::{SpatialMomentumForm, TorqueFree};
 /// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
 /// use lieode::ode::LieOde;
 /// use lieode::rotation::RigidBody;
 /// use nalgebra::Vector3;
 /// let mut form = SpatialMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
-/// let y: MomentumState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
+/// let y: RigidBodyState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
 /// let xi = form.generator(0.0, &y);
 /// assert_eq!(xi.1.0, Vector3::zeros()); // π̇ = t = 0
 /// # Ok::<(), lieode::Error>(())
 /// ```
 pub type SpatialMomentumForm<F> = MomentumOde<F, SpatialMomentum>;
 
-impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, SpatialMomentum> {
+impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, SpatialMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }
-    fn generator(&mut self, t: T, y: &MomentumState<T>) -> MomentumAlgebra<T> {
+    fn generator(&mut self, t: T, y: &RigidBodyState<T>) -> MomentumAlgebra<T> {
         let r = y.0.matrix();
         let omega = angular_velocity(&self.body, &r.tr_mul(&y.1.0));
         ProductAlgebra(So3Algebra(omega), Rn(self.torque.spatial_torque(t, r)))
@@ -135,11 +134,11 @@ impl<T: Real, F: SpatialTorque> LieOde<MomentumState<T>> for MomentumOde<F, Spat
 }
 
 /// `(R, Π) ↦ (R, RΠ)`: body to spatial momentum.
-pub fn to_spatial<T: Real>(y: &MomentumState<T>) -> MomentumState<T> {
+pub fn to_spatial<T: Real>(y: &RigidBodyState<T>) -> RigidBodyState<T> {
     Product(y.0, Rn(y.0.matrix() * y.1.0))
 }
 
 /// `(R, π) ↦ (R, Rᵀπ)`: spatial to body momentum.
-pub fn to_body<T: Real>(y: &MomentumState<T>) -> MomentumState<T> {
+pub fn to_body<T: Real>(y: &RigidBodyState<T>) -> RigidBodyState<T> {
     Product(y.0, Rn(y.0.matrix().tr_mul(&y.1.0)))
 }

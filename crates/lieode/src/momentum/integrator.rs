@@ -2,10 +2,11 @@
 //! Munthe-Kaas scheme of any tableau, behind one stepping interface on `(R, Π)`.
 
 use crate::body::Frame;
+use crate::body::RigidBodyState;
 use num_dual::Dual64;
 
 use super::akw::akw_step;
-use super::forms::{BodyMomentumForm, MomentumState, SpatialMomentumForm, to_body, to_spatial};
+use super::forms::{BodyMomentumForm, SpatialMomentumForm, to_body, to_spatial};
 use super::increment_solve::{IncrementSolver, Solver};
 use super::simo_wong::swc1_step;
 use super::torque::SpatialTorque;
@@ -107,8 +108,8 @@ impl KryslMethod {
 /// The implicit Munthe-Kaas engine with either solver.
 #[derive(Debug, Clone)]
 enum ImplicitEngine {
-    Newton(ImplicitMuntheKaas<MomentumState, Newton>),
-    FixedPoint(ImplicitMuntheKaas<MomentumState, FixedPoint>),
+    Newton(ImplicitMuntheKaas<RigidBodyState, Newton>),
+    FixedPoint(ImplicitMuntheKaas<RigidBodyState, FixedPoint>),
 }
 
 impl ImplicitEngine {
@@ -130,7 +131,7 @@ impl ImplicitEngine {
         tableau: &ButcherTableau,
         truncation: Option<Truncation>,
         options: NonlinearOptions,
-    ) -> Result<ImplicitMuntheKaas<MomentumState, S>> {
+    ) -> Result<ImplicitMuntheKaas<RigidBodyState, S>> {
         let engine = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
         Ok(match truncation {
             Some(t) => engine.with_truncation(t),
@@ -174,9 +175,9 @@ impl TableauEngine {
 
 impl<P> Step<P> for ImplicitEngine
 where
-    P: LieOde<MomentumState> + LieOde<<MomentumState as LieGroup>::WithScalar<Dual64>>,
+    P: LieOde<RigidBodyState> + LieOde<<RigidBodyState as LieGroup>::WithScalar<Dual64>>,
 {
-    type State = MomentumState;
+    type State = RigidBodyState;
     type Scalar = f64;
     type ErrorEstimate = ();
 
@@ -184,10 +185,10 @@ where
         &mut self,
         problem: &mut P,
         t: f64,
-        y: &MomentumState,
+        y: &RigidBodyState,
         h: f64,
         stats: &mut Stats,
-    ) -> Result<Stepped<MomentumState, ()>> {
+    ) -> Result<Stepped<RigidBodyState, ()>> {
         match self {
             Self::Newton(e) => e.step(problem, t, y, h, stats),
             Self::FixedPoint(e) => e.step(problem, t, y, h, stats),
@@ -198,10 +199,10 @@ where
 /// A method built from the engines: a Munthe-Kaas method or a composition of two.
 #[derive(Debug, Clone)]
 enum TableauEngine {
-    Explicit(MuntheKaas<MomentumState>),
+    Explicit(MuntheKaas<RigidBodyState>),
     Implicit(ImplicitEngine),
-    ExplicitThenImplicit(Composition<MuntheKaas<MomentumState>, ImplicitEngine, f64>),
-    ImplicitThenExplicit(Composition<ImplicitEngine, MuntheKaas<MomentumState>, f64>),
+    ExplicitThenImplicit(Composition<MuntheKaas<RigidBodyState>, ImplicitEngine, f64>),
+    ImplicitThenExplicit(Composition<ImplicitEngine, MuntheKaas<RigidBodyState>, f64>),
 }
 
 /// The engine behind a method.
@@ -238,7 +239,8 @@ impl Engine {
 /// # Examples
 /// ```
 /// use lieode::integrate::{Options, Record, Series, integrate};
-/// use lieode::momentum::{KryslMethod, MomentumIntegrator, MomentumState, Solver, TorqueFree, kinetic_energy};
+/// use lieode::body::RigidBodyState;
+/// use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree, kinetic_energy};
 /// use lieode::lie::{LieGroup, product::Product, rn::Rn, so3::So3};
 /// use lieode::rotation::RigidBody;
 /// use lieode::stepper::Span;
@@ -247,7 +249,7 @@ impl Engine {
 /// let body = RigidBody::new([0.9144, 1.098, 1.66])?;
 /// let mut imid = MomentumIntegrator::krysl(KryslMethod::Imid, body, Solver::Newton)?;
 /// let y0 = Product(So3::identity(), Rn(Vector3::new(0.4165, 0.9072, 0.0577)));
-/// let mut energy = Series::new("T", |_t, y: &MomentumState| kinetic_energy(&body, &y.1.0));
+/// let mut energy = Series::new("T", |_t, y: &RigidBodyState| kinetic_energy(&body, &y.1.0));
 /// let span = Span::stride(0.0, 0.1, 100)?;
 /// let options = Options::record(Record::Ends).observer(&mut energy);
 /// integrate(&mut imid, &mut TorqueFree, &y0, &span, options)?;
@@ -278,7 +280,7 @@ struct Run {
     h: f64,
     planned: usize,
     taken: usize,
-    native: MomentumState,
+    native: RigidBodyState,
 }
 
 impl Run {
@@ -320,7 +322,7 @@ impl MomentumIntegrator {
         let implicit = |tableau: &ButcherTableau, truncation| {
             ImplicitEngine::new(tableau, truncation, solver, options)
         };
-        let forward = || MuntheKaas::<MomentumState>::new(&EULER);
+        let forward = || MuntheKaas::<RigidBodyState>::new(&EULER);
         // fE(h/2) then bE(h/2), and bE(h/2) then fE(h/2): second order by symmetry.
         let trap = || -> Result<Engine> {
             let c = Composition::new(forward()?, 0.5, implicit(&BACKWARD_EULER, None)?, 0.5)?;
@@ -446,9 +448,9 @@ impl MomentumIntegrator {
         &mut self,
         torque: &F,
         t: f64,
-        y: &MomentumState,
+        y: &RigidBodyState,
         h: f64,
-    ) -> Result<MomentumState> {
+    ) -> Result<RigidBodyState> {
         validate(t, y, h)?;
         let native = self.to_method_form(y);
         let next = self.step_native(torque, t, &native, h)?;
@@ -456,7 +458,7 @@ impl MomentumIntegrator {
     }
 
     /// The state in the method's form: `(R, Π)` unchanged, or `(R, RΠ)` for the spatial form.
-    fn to_method_form(&self, y: &MomentumState) -> MomentumState {
+    fn to_method_form(&self, y: &RigidBodyState) -> RigidBodyState {
         match self.form {
             Frame::Body => *y,
             Frame::Lab => to_spatial(y),
@@ -464,7 +466,7 @@ impl MomentumIntegrator {
     }
 
     /// Back to `(R, Π)`.
-    fn to_body_form(&self, y: &MomentumState) -> MomentumState {
+    fn to_body_form(&self, y: &RigidBodyState) -> RigidBodyState {
         match self.form {
             Frame::Body => *y,
             Frame::Lab => to_body(y),
@@ -476,9 +478,9 @@ impl MomentumIntegrator {
         &mut self,
         torque: &F,
         t: f64,
-        y: &MomentumState,
+        y: &RigidBodyState,
         h: f64,
-    ) -> Result<MomentumState> {
+    ) -> Result<RigidBodyState> {
         self.stats.steps += 1;
         let stats = &mut self.stats;
         let next = match &mut self.engine {
@@ -550,13 +552,13 @@ impl StepperInfo for MomentumIntegrator {
 /// converts to `(R, Π)`. (Converting `π = RΠ` and back every step instead would show `R`'s
 /// round-off departure from orthogonality in `π`, ≈ 1e-12 after 1000 steps.)
 impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
-    type State = MomentumState;
-    type Segment = NoDenseOutput<MomentumState>;
+    type State = RigidBodyState;
+    type Segment = NoDenseOutput<RigidBodyState>;
 
     /// # Errors
     /// [`Error::InvalidParameter`] naming `span` for an adaptive span; [`Error::NonFinite`]
     /// naming `state` for a non-finite `y0`.
-    fn start(&mut self, _torque: &mut F, span: &Span, y0: &MomentumState) -> Result<()> {
+    fn start(&mut self, _torque: &mut F, span: &Span, y0: &RigidBodyState) -> Result<()> {
         let (h, planned) = span.fixed_step()?;
         validate(span.t0(), y0, h)?;
         // Nothing kept from an earlier run (a Jacobian and its LU): runs are reproducible.
@@ -585,7 +587,7 @@ impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
         })
     }
 
-    fn state(&mut self, _torque: &mut F) -> Result<MomentumState> {
+    fn state(&mut self, _torque: &mut F) -> Result<RigidBodyState> {
         let run = self.run.ok_or_else(not_started)?;
         Ok(self.to_body_form(&run.native))
     }
@@ -598,7 +600,7 @@ impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
 }
 
 /// The input checks of a step: a finite state, time and step size.
-fn validate(t: f64, y: &MomentumState, h: f64) -> Result<()> {
+fn validate(t: f64, y: &RigidBodyState, h: f64) -> Result<()> {
     if !y.is_finite() {
         return Err(Error::NonFinite { name: "state" });
     }
@@ -611,12 +613,12 @@ fn step_engine<P>(
     engine: &mut TableauEngine,
     problem: &mut P,
     t: f64,
-    y: &MomentumState,
+    y: &RigidBodyState,
     h: f64,
     stats: &mut Stats,
-) -> Result<MomentumState>
+) -> Result<RigidBodyState>
 where
-    P: LieOde<MomentumState> + LieOde<<MomentumState as LieGroup>::WithScalar<Dual64>>,
+    P: LieOde<RigidBodyState> + LieOde<<RigidBodyState as LieGroup>::WithScalar<Dual64>>,
 {
     Ok(match engine {
         TableauEngine::Explicit(e) => e.step(problem, t, y, h, stats)?.state,

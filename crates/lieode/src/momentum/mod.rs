@@ -38,13 +38,14 @@ mod simo_wong;
 pub mod torque;
 
 pub use forms::{
-    BodyMomentum, BodyMomentumForm, MomentumAlgebra, MomentumOde, MomentumState, SpatialMomentum,
+    BodyMomentum, BodyMomentumForm, MomentumAlgebra, MomentumOde, SpatialMomentum,
     SpatialMomentumForm, to_body, to_spatial,
 };
 pub use increment_solve::Solver;
 pub use integrator::{KryslMethod, MomentumIntegrator};
 pub use torque::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
 
+use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 
 use crate::body::RigidBody;
@@ -59,7 +60,7 @@ pub fn kinetic_energy(body: &RigidBody, momentum: &Vector3<f64>) -> f64 {
 pub fn hamiltonian<F: SpatialTorque>(
     body: &RigidBody,
     torque: &F,
-    y: &MomentumState,
+    y: &RigidBodyState,
 ) -> Option<f64> {
     torque
         .potential(y.0.matrix())
@@ -67,6 +68,6 @@ pub fn hamiltonian<F: SpatialTorque>(
 }
 
 /// The spatial angular momentum `π = RΠ`.
-pub fn spatial_momentum(y: &MomentumState) -> Vector3<f64> {
+pub fn spatial_momentum(y: &RigidBodyState) -> Vector3<f64> {
     y.0.matrix() * y.1.0
 }

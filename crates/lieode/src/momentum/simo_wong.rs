@@ -1,8 +1,8 @@
 //! SWC1: the energy- and momentum-conserving algorithm ALGO_C1 of Simo and Wong (Krysl §4).
 
+use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 
-use super::forms::MomentumState;
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
 use super::torque::SpatialTorque;
 use crate::body::RigidBody;
@@ -39,10 +39,10 @@ pub(crate) fn swc1_step<F: SpatialTorque>(
     solver: Solver,
     increments: &mut IncrementSolver,
     t: f64,
-    y: &MomentumState,
+    y: &RigidBodyState,
     h: f64,
     stats: &mut Stats,
-) -> Result<MomentumState> {
+) -> Result<RigidBodyState> {
     let map = Swc1Map {
         body,
         torque,

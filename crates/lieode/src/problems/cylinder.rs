@@ -75,9 +75,9 @@
 //!   297 (2024) 109077: §3 (test problem, Eqs. 11–13), App. C (the analytic solution), §4
 //!   (the benchmark).
 
+use crate::body::RigidBodyQuatState;
 use nalgebra::{Const, Matrix3, Quaternion, SVector, Vector3};
 
-use super::rigid_body::RigidBodyQuatState;
 use crate::adaptive::{
     ControllerParameters, DenseSegment, Dop853, Summation, Tolerances, VectorStepper,
 };
@@ -112,9 +112,6 @@ pub const BENCHMARK_EXPONENTS: (f64, f64) = (-7.0, -1.0);
 
 /// The stored reference: DOP853's solution of `q̇ = ½ q ⊗ (0, ω(t))` on ℝ⁴ with dense output.
 pub type QuaternionReference = Solution<SVector<f64, 4>, DenseSegment<Const<4>>>;
-
-/// The state `(q, ω)` of the cylinder on `SU(2) × ℝ³` (the generic engines' view).
-pub type CylinderState<T = f64> = RigidBodyQuatState<T>;
 
 /// The configuration of the cylinder problem (SI units). [`Default`] gives the paper's values.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -344,7 +341,7 @@ impl SpiralCylinder {
     }
 
     /// The initial state on `SU(2) × ℝ³`.
-    pub fn initial_group_state(&self) -> CylinderState<f64> {
+    pub fn initial_group_state(&self) -> RigidBodyQuatState<f64> {
         Product(UnitQuat::identity(), Rn(self.parameters.omega0))
     }
 
@@ -408,7 +405,7 @@ impl SpiralCylinder {
     ///
     /// # Errors
     /// As [`SpiralCylinder::reference_q`].
-    pub fn reference_group_state(&self, t: f64) -> Result<CylinderState<f64>> {
+    pub fn reference_group_state(&self, t: f64) -> Result<RigidBodyQuatState<f64>> {
         let q = UnitQuat::from_quaternion_normalized(self.reference_q(t)?)?;
         Ok(Product(q, Rn(self.angular_velocity(t))))
     }
@@ -516,14 +513,14 @@ fn integrate_reference(
 
 /// `q̇ = q ⊗ (0, ω/2)`, `ω̇ = J⁻¹((M_x, 0, 0) − ω × Jω)`: [`Side::Right`], `ξ = (ω/2, ω̇)` on
 /// `su(2) × ℝ³`, for the generic engines (RKMK, Crouch–Grossman, lifted adaptive methods).
-impl<T: Real> LieOde<CylinderState<T>> for SpiralCylinder {
+impl<T: Real> LieOde<RigidBodyQuatState<T>> for SpiralCylinder {
     fn side(&self) -> Side {
         Side::Right
     }
     fn generator(
         &mut self,
         _t: T,
-        y: &CylinderState<T>,
+        y: &RigidBodyQuatState<T>,
     ) -> ProductAlgebra<Su2Algebra<T>, Rn<3, T>> {
         let omega = y.1.0;
         ProductAlgebra(

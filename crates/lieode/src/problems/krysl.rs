@@ -16,6 +16,7 @@
 //! The paper gives no final time for the fast top; 5 s (about 40 spins) is ours. The
 //! Coulomb problem is the long run of Figs. 4–5 (40 000 steps of 0.5).
 
+use crate::body::RigidBodyState;
 use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use crate::body::quaternion::{normalize, rotation_matrix};
@@ -24,9 +25,7 @@ use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{LieGroup, Real};
-use crate::momentum::{
-    CoulombWallTorque, HeavyTopTorque, MomentumState, SpatialTorque, TorqueFree,
-};
+use crate::momentum::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
 use crate::problems::reference::reference_solution;
 use crate::rotation::{LabTorque, RigidBody, RotationalState, TorqueField};
 
@@ -73,7 +72,7 @@ pub struct KryslProblem {
     name: &'static str,
     body: RigidBody,
     torque: KryslTorque,
-    initial: MomentumState,
+    initial: RigidBodyState,
     t_end: f64,
 }
 
@@ -161,7 +160,7 @@ impl KryslProblem {
         self.torque
     }
     /// `(R₀, Π₀)` at `t = 0`.
-    pub fn initial_state(&self) -> MomentumState {
+    pub fn initial_state(&self) -> RigidBodyState {
         self.initial
     }
     /// The final time of the paper's study of this problem.
@@ -174,7 +173,7 @@ impl KryslProblem {
     ///
     /// # Errors
     /// Those of [`reference_solution`] (a non-finite `t`, a failed integration).
-    pub fn reference(&self, t: f64) -> Result<MomentumState> {
+    pub fn reference(&self, t: f64) -> Result<RigidBodyState> {
         let end = reference_solution(
             &self.body,
             &mut self.lab_torque(),
@@ -205,7 +204,7 @@ impl KryslProblem {
 
 /// The errors of the paper's Figs. 1–3: `(‖Π − Π_ref‖₂, ‖R − R_ref‖₂)`, the Euclidean norm of
 /// the body-momentum error and the spectral norm of the attitude-matrix error.
-pub fn krysl_errors(state: &MomentumState, reference: &MomentumState) -> (f64, f64) {
+pub fn krysl_errors(state: &RigidBodyState, reference: &RigidBodyState) -> (f64, f64) {
     let momentum = (state.1.0 - reference.1.0).norm();
     let attitude = (state.0.matrix() - reference.0.matrix())
         .singular_values()

@@ -43,6 +43,7 @@
 //! - P. J. Roache, *Code verification by the method of manufactured solutions*, J. Fluids Eng.
 //!   124 (2002), 4–10.
 
+use crate::body::{RigidBodyQuatState, RigidBodyState};
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
 use super::{ScalarCurve, rotation_x, rotation_y, rotation_z, rotor_x, rotor_y, rotor_z};
@@ -56,11 +57,6 @@ use crate::lie::{Real, Side, real};
 use crate::ode::LieOde;
 use crate::rotation::TorqueField;
 
-/// The state `(R, ω)` of the rigid body on `SO(3) × ℝ³`.
-pub type RigidBodyState<T = f64> = Product<So3<T>, Rn<3, T>>;
-/// The state `(q, ω)` of the rigid body on `SU(2) × ℝ³`.
-pub type RigidBodyQuatState<T = f64> = Product<UnitQuat<T>, Rn<3, T>>;
-
 /// A torque-driven rigid body with exact solution; see the [module docs](self) for the
 /// equations.
 ///
@@ -72,7 +68,7 @@ pub type RigidBodyQuatState<T = f64> = Product<UnitQuat<T>, Rn<3, T>>;
 /// ```
 /// use lieode::problems::TorquedRigidBody;
 /// use lieode::ode::LieOde;
-/// use lieode::problems::rigid_body::RigidBodyState;
+/// use lieode::body::RigidBodyState;
 /// let mut p = TorquedRigidBody::default();
 /// let y = p.exact(1.0);
 /// let xi = LieOde::<RigidBodyState>::generator(&mut p, 1.0, &y);

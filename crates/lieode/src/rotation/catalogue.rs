@@ -37,9 +37,9 @@ use super::{
     SpiralLeapfrog, SpiralMagnus, SpiralOmelyan, VelocityVerlet,
 };
 use crate::body::RigidBody;
+use crate::body::RigidBodyQuatState;
 use crate::engine::{CommutatorFree, MuntheKaas};
 use crate::error::{Error, Result};
-use crate::rotation::lie_engine::BodyState;
 use crate::tableau::registry::{CG4A, RK4};
 
 /// A catalogue stepper behind one pointer, for any torque field `T`.
@@ -123,10 +123,10 @@ catalogue! {
     "spiral" => |body| Spiral::new(body), renormalisable;
     "spiral_omelyan" => |body| SpiralOmelyan::new(body), renormalisable;
     "spiral_magnus" => |body| SpiralMagnus::new(body), renormalisable;
-    "rkmk4" => |body| LieEngine::new("rkmk4", MuntheKaas::<BodyState>::new(&RK4)?, body, RK4.stages);
+    "rkmk4" => |body| LieEngine::new("rkmk4", MuntheKaas::<RigidBodyQuatState>::new(&RK4)?, body, RK4.stages);
     "cg4a" => |body| LieEngine::new(
         "cg4a",
-        CommutatorFree::<BodyState>::crouch_grossman(&CG4A)?,
+        CommutatorFree::<RigidBodyQuatState>::crouch_grossman(&CG4A)?,
         body,
         CG4A.stages,
     );

@@ -1,6 +1,7 @@
 //! The generic Lie-group engines (RKMK, Crouch–Grossman, commutator-free, …) as rotational
 //! steppers on `SU(2) × ℝ³`, so they run on the same problems and tables as the catalogue.
 
+use crate::body::RigidBodyQuatState;
 use nalgebra::{Quaternion, Vector3};
 
 use super::stepper::StepClock;
@@ -20,9 +21,6 @@ use crate::lie::{LieGroup, Side};
 use crate::ode::LieOde;
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo};
 
-/// The state `(q, ω)` of a rotating body on `SU(2) × ℝ³`.
-pub type BodyState = Product<UnitQuat<f64>, Rn<3, f64>>;
-
 /// The rigid body's motion as a Lie-group ODE on `SU(2) × ℝ³` in body-frame (right)
 /// trivialisation: `q̇ = q ⊗ (ω/2)`, `ω̇ = ω̇(ω, τ(t, q, ω))` — generator
 /// `(ω/2 ∈ su(2), ω̇ ∈ ℝ³)`, with the torque field borrowed for the step.
@@ -34,12 +32,16 @@ pub struct BodyLieOde<'a, T> {
     pub torque: &'a mut T,
 }
 
-impl<T: TorqueField> LieOde<BodyState> for BodyLieOde<'_, T> {
+impl<T: TorqueField> LieOde<RigidBodyQuatState> for BodyLieOde<'_, T> {
     fn side(&self) -> Side {
         Side::Right
     }
 
-    fn generator(&mut self, t: f64, y: &BodyState) -> ProductAlgebra<Su2Algebra<f64>, Rn<3, f64>> {
+    fn generator(
+        &mut self,
+        t: f64,
+        y: &RigidBodyQuatState,
+    ) -> ProductAlgebra<Su2Algebra<f64>, Rn<3, f64>> {
         let q = y.0.quaternion();
         let omega = y.1.0;
         let tau = self.torque.body_torque(t, q, &omega);
@@ -58,13 +60,14 @@ impl<T: TorqueField> LieOde<BodyState> for BodyLieOde<'_, T> {
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::engine::MuntheKaas;
-/// use lieode::rotation::lie_engine::{BodyState, LieEngine};
+/// use lieode::body::RigidBodyQuatState;
+/// use lieode::rotation::lie_engine::LieEngine;
 /// use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState};
 /// use lieode::tableau::registry::RK4;
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
-/// let mut rkmk4 = LieEngine::new("rkmk4", MuntheKaas::<BodyState>::new(&RK4)?, body, 4);
+/// let mut rkmk4 = LieEngine::new("rkmk4", MuntheKaas::<RigidBodyQuatState>::new(&RK4)?, body, 4);
 /// let mut torque = ConstantBodyTorque(Vector3::new(0.5, 0.0, 0.0));
 /// let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.3, -0.9, 0.6));
 /// rkmk4.start(&mut torque, &Span::open(start.t, 0.01).unwrap(), &start)?;
@@ -80,7 +83,7 @@ pub struct LieEngine<M> {
     dt: f64,
     t: f64,
     clock: StepClock,
-    y: Option<BodyState>,
+    y: Option<RigidBodyQuatState>,
     /// The engine's own counters (its solver work).
     stats: Stats,
     run: RunCount,
@@ -129,8 +132,11 @@ impl<M> StepperInfo for LieEngine<M> {
 impl<T, M> Stepper<T> for LieEngine<M>
 where
     T: TorqueField,
-    M: for<'a, 'b> Step<BodyLieOde<'a, CountedTorque<'b, T>>, State = BodyState, Scalar = f64>
-        + for<'a> Step<BodyLieOde<'a, T>, State = BodyState, Scalar = f64>,
+    M: for<'a, 'b> Step<
+            BodyLieOde<'a, CountedTorque<'b, T>>,
+            State = RigidBodyQuatState,
+            Scalar = f64,
+        > + for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
 {
     type State = RotationalState;
     type Segment = NoDenseOutput<RotationalState>;
@@ -183,7 +189,7 @@ impl<M> RotationalMethod for LieEngine<M> {
 impl<T, M> RotationalCore<T> for LieEngine<M>
 where
     T: TorqueField,
-    M: for<'a> Step<BodyLieOde<'a, T>, State = BodyState, Scalar = f64>,
+    M: for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
 {
     fn run_mut(&mut self) -> &mut RunCount {
         &mut self.run
@@ -220,6 +226,6 @@ where
 }
 
 /// The identity of the group, for callers building states.
-pub fn identity_state(omega: Vector3<f64>) -> BodyState {
+pub fn identity_state(omega: Vector3<f64>) -> RigidBodyQuatState {
     Product(UnitQuat::identity(), Rn(omega))
 }
