@@ -7,7 +7,7 @@ use super::problem::RotationProblem;
 use crate::error::{Error, Result};
 use crate::integrate::{Record, StopReason};
 use crate::lie::LieGroup;
-use crate::lie::unit_quaternion::{UNIT_NORM_TOLERANCE, UnitQuat};
+use crate::lie::unit_quaternion::UnitQuat;
 use crate::stepper::{Piece, Span, Stats, Stepper};
 
 /// What [`integrate_rotation`] stores.
@@ -144,7 +144,7 @@ where
 /// from a stepper without it, naming `record` for `Record::Every(0)`; [`Error::NonFinite`]
 /// naming `x0` for a non-finite extra state or `q0` for a non-finite rotor;
 /// [`Error::NotOnGroup`] naming `q0` for a rotor off the unit sphere by more than
-/// [`UNIT_NORM_TOLERANCE`] (one built with `UnitQuat::from_quaternion_unchecked`).
+/// [`crate::lie::unit_quaternion::UNIT_NORM_TOLERANCE`] (one built with `UnitQuat::from_quaternion_unchecked`).
 ///
 /// # Examples
 /// ```
@@ -197,17 +197,24 @@ where
     }
     // A rotor built unchecked (`UnitQuat::from_quaternion_unchecked`) may be off the group:
     // a zero rotor would come back from an Ok run, frame vectors would invent a frame, and a
-    // scaled one would integrate another rotation. Checked as `UnitQuat::from_quaternion` does.
-    let deviation = (q0.quaternion().norm() - 1.0).abs();
-    if deviation > UNIT_NORM_TOLERANCE {
-        return Err(Error::NotOnGroup {
-            group: "SU(2)",
-            name: "q0",
-            constraint: "|q| = 1",
+    // scaled one would integrate another rotation. Checked by `UnitQuat::from_quaternion`,
+    // with the error naming this parameter.
+    UnitQuat::from_quaternion(*q0.quaternion()).map_err(|e| match e {
+        Error::NotOnGroup {
+            group,
+            constraint,
             deviation,
-            tolerance: UNIT_NORM_TOLERANCE,
-        });
-    }
+            tolerance,
+            ..
+        } => Error::NotOnGroup {
+            group,
+            name: "q0",
+            constraint,
+            deviation,
+            tolerance,
+        },
+        other => other,
+    })?;
     let mut ode = formulation.ode(problem);
     let y0 = formulation.encode(q0, x0);
     stepper.start(&mut ode, span, &y0)?;
