@@ -19,6 +19,7 @@ EXAMPLES=(
     "lieode angular_velocity"
     "lieode-study my_method_study"
     "lieode adaptive_timing 1"
+    "lieode body_step_timing 1 1000"
     "lieode-reproduce reproduce"
     "lieode-reproduce compare_outputs target/lieode-smoke target/lieode-smoke"
     "lieode-reproduce seelen_paper"

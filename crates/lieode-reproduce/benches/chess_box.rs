@@ -10,6 +10,7 @@
 //! ```
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use lieode::rotation::SpiralLeapfrog;
 use lieode::rotation::{Fincham, Omelyan};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
@@ -45,7 +46,7 @@ fn bench(c: &mut Criterion) {
     step(
         c,
         "chess box: one step / spiral_leapfrog (fused)",
-        SpiralLeapfrogSystem::new(bodies.clone()),
+        SpiralLeapfrogSystem::new(bodies.clone(), SpiralLeapfrog::new),
     );
     step(
         c,

@@ -43,7 +43,7 @@ pub use super::six_dof::gravity_and_drag;
 /// Body-steps per second of `steps` SPIRAL steps on `n` free spheres (best of `repeats`).
 fn measure(n: usize, steps: usize, repeats: usize) -> Result<f64> {
     let ball = Body::solid_sphere(1.0, 0.05)?;
-    let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+    let mut spiral = SpiralLeapfrogSystem::uniform(ball, n, SpiralLeapfrog::new);
     Ok(body_steps_per_second(
         &mut spiral,
         gravity_and_drag,

@@ -8,10 +8,11 @@ use crate::seelen_problems::{
     GrowingTorqueCylinder, SymmetricTop, TABLE1_PRINTED, TorquedSphere, TouchingCylinders,
 };
 use lieode::body::RigidBody;
+use lieode::rotation::{RigidBodyMethod, SingleBody};
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem, Rk4System, SystemForces,
-    SystemMethod, SystemState, every_method,
+    SystemState, every_method,
 };
 use lieode::{Error, Result};
 
@@ -42,7 +43,10 @@ pub fn every_scheme<P: SystemForces>(
         problem: std::marker::PhantomData<P>,
     }
     impl<P: SystemForces, V: SchemeVisitor<P>> MethodVisitor for Catalogue<'_, P, V> {
-        fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+        fn visit<K: RigidBodyMethod>(
+            &mut self,
+            make: fn(RigidBody) -> SingleBody<K>,
+        ) -> lieode::Result<()> {
             self.visitor
                 .visit(CatalogueSystem::new(self.bodies.to_vec(), make))
         }

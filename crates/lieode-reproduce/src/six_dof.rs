@@ -11,15 +11,17 @@ use nalgebra::Vector3;
 use crate::Result;
 use lieode::body::RigidBody;
 use lieode::problems::SpringPair;
+use lieode::rotation::{RigidBodyMethod, SingleBody};
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyModel, BodyView, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem,
-    PerBody, Rk4System, SpiralLeapfrogSystem, SystemMethod, SystemState, every_method,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemState, every_method,
 };
 use lieode_study::csv::{Cell, Table};
 use lieode_study::plot::{Curve, CurveStyle, Figure, Scale};
 
 use super::Report;
+use lieode::rotation::SpiralLeapfrog;
 
 /// The step counts on `[0, 1]` of the order measurement of the one-evaluation methods
 /// (`Δt = 1/800 … 1/3200`).
@@ -55,7 +57,10 @@ struct PairRuns<'a> {
 }
 
 impl MethodVisitor for PairRuns<'_> {
-    fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+    fn visit<K: RigidBodyMethod>(
+        &mut self,
+        make: fn(RigidBody) -> SingleBody<K>,
+    ) -> lieode::Result<()> {
         for steps in ORDER_STEPS {
             let mut system = CatalogueSystem::new(self.pair.bodies.to_vec(), make);
             let errors = self
@@ -246,7 +251,10 @@ where
 struct CostRuns<'a>(&'a mut Vec<MethodCost>);
 
 impl MethodVisitor for CostRuns<'_> {
-    fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+    fn visit<K: RigidBodyMethod>(
+        &mut self,
+        make: fn(RigidBody) -> SingleBody<K>,
+    ) -> lieode::Result<()> {
         let ball = Body::solid_sphere(1.0, 0.05)?;
         let mut system = CatalogueSystem::uniform(ball, COST_BODIES, make);
         let rate = cost(&mut system, gravity_and_drag)?;
@@ -273,7 +281,7 @@ pub fn method_costs() -> Result<Vec<MethodCost>> {
             method: "spiral_leapfrog_fused".into(),
             bodies: COST_BODIES,
             body_steps_per_second: cost(
-                &mut SpiralLeapfrogSystem::uniform(ball, COST_BODIES),
+                &mut SpiralLeapfrogSystem::uniform(ball, COST_BODIES, SpiralLeapfrog::new),
                 gravity_and_drag,
             )?,
         },

@@ -16,6 +16,7 @@ use crate::dem::{
 use crate::progress::{Task, task};
 use crate::{Error, Result};
 use lieode::body::quaternion::rotate_inverse;
+use lieode::rotation::SpiralLeapfrog;
 use lieode::rotation::{Fincham, Omelyan, Spiral, VelocityVerlet};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
@@ -184,7 +185,7 @@ pub fn run_method(
     let bodies = model.bodies();
     match method {
         "spiral_leapfrog" => run_scheme(
-            &mut SpiralLeapfrogSystem::new(bodies),
+            &mut SpiralLeapfrogSystem::new(bodies, SpiralLeapfrog::new),
             model,
             y0,
             dt,

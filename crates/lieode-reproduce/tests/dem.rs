@@ -162,7 +162,8 @@ mod box_model {
         y0.positions[0].x = half - r - gap;
         y0.velocities[0].x = 1.0;
         let dt = 1e-9;
-        let mut spiral = SpiralLeapfrogSystem::new(model.bodies());
+        let mut spiral =
+            SpiralLeapfrogSystem::new(model.bodies(), lieode::rotation::SpiralLeapfrog::new);
         spiral.start(&mut model, &Span::open(0.0, dt)?, &y0)?;
         let (mut entered, mut left) = (None, None);
         let mut previous = y0.positions[0].x;
@@ -317,7 +318,8 @@ mod chess_set {
         dt: f64,
         duration: f64,
     ) -> lieode::Result<SystemState> {
-        let mut spiral = SpiralLeapfrogSystem::new(model.bodies());
+        let mut spiral =
+            SpiralLeapfrogSystem::new(model.bodies(), lieode::rotation::SpiralLeapfrog::new);
         spiral.start(model, &Span::open(0.0, dt)?, y0)?;
         for _ in 0..(duration / dt).round() as usize {
             spiral.step(model)?;
@@ -641,7 +643,7 @@ mod faults {
         three.positions[2].x = 0.5;
         let mut bodies = model.bodies();
         bodies.push(bodies[0]);
-        let mut spiral = SpiralLeapfrogSystem::new(bodies);
+        let mut spiral = SpiralLeapfrogSystem::new(bodies, lieode::rotation::SpiralLeapfrog::new);
         named(
             spiral.start(&mut model, &Span::open(0.0, 1e-6)?, &three),
             "y0",

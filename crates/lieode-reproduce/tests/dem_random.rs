@@ -7,6 +7,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lieode::Error;
+use lieode::rotation::SpiralLeapfrog;
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     ImprovedPcdmSystem, Loads, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
@@ -255,7 +256,7 @@ fn one_case(seed: u64) -> Result<(), String> {
     let run = |scheme: &mut dyn FnMut(&mut PieceBox) -> lieode::Result<SystemState>,
                model: &mut PieceBox| scheme(model);
     let mut leapfrog = |model: &mut PieceBox| -> lieode::Result<SystemState> {
-        let mut s = SpiralLeapfrogSystem::new(masses.clone());
+        let mut s = SpiralLeapfrogSystem::new(masses.clone(), SpiralLeapfrog::new);
         s.start(model, &Span::open(0.0, dt)?, &start)?;
         for _ in 0..steps {
             s.step(model)?;

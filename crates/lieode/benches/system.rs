@@ -16,6 +16,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use free_spheres::{free_spheres, gravity_and_drag};
 use lieode::body::Frame;
 use lieode::rotation::Fincham;
+use lieode::rotation::SpiralLeapfrog;
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, CatalogueSystem, Loads, PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces,
@@ -48,7 +49,7 @@ fn bench(c: &mut Criterion) {
             model: gravity_and_drag,
         };
         let span = Span::open(0.0, 1e-4).expect("a valid span");
-        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n, SpiralLeapfrog::new);
         spiral
             .start(&mut forces, &span, &y0)
             .expect("a valid start");
@@ -56,7 +57,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| spiral.step(&mut forces).expect("a finite step"))
         });
         let mut two_pass = TwoPass(forces);
-        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n);
+        let mut spiral = SpiralLeapfrogSystem::uniform(ball, n, SpiralLeapfrog::new);
         spiral
             .start(&mut two_pass, &span, &y0)
             .expect("a valid start");

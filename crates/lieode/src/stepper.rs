@@ -18,6 +18,8 @@
 
 use crate::error::{Error, Result};
 
+pub use crate::clock::FixedClock;
+
 /// Counters of the work an integration did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -73,8 +75,8 @@ pub struct StepReport {
 /// | [`Span::open`]`(t0, dt)` | fixed-step methods driven by hand | steps of size `dt`, no end |
 ///
 /// Fixed-step methods compute their times from the step count, `t0 + i h`, rather than
-/// accumulating `t += h` ([`crate::engine::Fixed`] also ends exactly on `t_end`; the rotational
-/// catalogue uses [`crate::rotation::stepper::StepClock`]).
+/// accumulating `t += h` ([`FixedClock`], the clock of the rigid-body methods;
+/// [`crate::engine::Fixed`] also ends exactly on `t_end`).
 ///
 /// # Examples
 /// ```

@@ -29,12 +29,14 @@ use lieode::lie::so3::{So3, So3Algebra};
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree};
 use lieode::problems::SphereProblem;
+use lieode::rotation::RigidBodyMethod;
+use lieode::rotation::SingleBody;
+use lieode::rotation::SpiralLeapfrog;
 use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, catalogue};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, BodyView, CatalogueSystem, ImprovedPcdmSystem, METHOD_NAMES, MethodVisitor, PcdmSystem,
-    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState,
-    every_method,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemState, every_method,
 };
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::RK4;
@@ -463,7 +465,10 @@ fn system_case(seed: u64) {
     impl<F: Fn(&BodyView<'_>) -> (Vector3<f64>, Vector3<f64>) + Copy + Send + Sync> MethodVisitor
         for Chosen<'_, F>
     {
-        fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+        fn visit<K: RigidBodyMethod>(
+            &mut self,
+            make: fn(RigidBody) -> SingleBody<K>,
+        ) -> lieode::Result<()> {
             if self.seen == self.target {
                 let system = CatalogueSystem::new(self.bodies.to_vec(), make);
                 system_run(system, self.model, self.y0, self.span);
@@ -474,7 +479,12 @@ fn system_case(seed: u64) {
     }
     let b = bodies.clone();
     match d.below(METHOD_NAMES.len() + 4) {
-        0 => system_run(SpiralLeapfrogSystem::new(b), &mut model, &y0, &span),
+        0 => system_run(
+            SpiralLeapfrogSystem::new(b, SpiralLeapfrog::new),
+            &mut model,
+            &y0,
+            &span,
+        ),
         1 => system_run(Rk4System::new(b), &mut model, &y0, &span),
         2 => system_run(PcdmSystem::new(b), &mut model, &y0, &span),
         3 => system_run(ImprovedPcdmSystem::new(b), &mut model, &y0, &span),

@@ -40,7 +40,6 @@ fn documented_rows() -> Vec<Row> {
 #[test]
 fn the_documented_table_is_the_catalogue() -> lieode::Result<()> {
     let rows = documented_rows();
-    assert_eq!(rows.len(), 13, "the table has one row per stepper type");
     let documented: Vec<&String> = rows.iter().flat_map(|r| &r.names).collect();
     for name in catalogue::NAMES {
         let count = documented.iter().filter(|n| n.as_str() == name).count();

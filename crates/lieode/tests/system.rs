@@ -10,6 +10,8 @@ use common::bodies::{
 use lieode::Error;
 use lieode::body::Frame;
 use lieode::problems::cylinder::SpiralCylinder;
+use lieode::rotation::SpiralLeapfrog;
+use lieode::rotation::{RigidBodyMethod, SingleBody};
 use lieode::stepper::Stepper;
 use lieode::system::{
     Body, BodyView, Loads, PerBody, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
@@ -20,7 +22,9 @@ use nalgebra::{Quaternion, Vector3};
 /// three torques (`tests/common/bodies.rs`).
 #[test]
 fn each_method_with_one_body_is_its_catalogue_method_bit_for_bit() -> lieode::Result<()> {
-    same_under_three_torques("spiral_leapfrog", |b| SpiralLeapfrogSystem::uniform(b, 1))?;
+    same_under_three_torques("spiral_leapfrog", |b| {
+        SpiralLeapfrogSystem::uniform(b, 1, SpiralLeapfrog::new)
+    })?;
     same_under_three_torques("rk4", |b| Rk4System::uniform(b, 1))
 }
 
@@ -42,7 +46,7 @@ fn a_free_spinning_sphere_translates_and_turns_exactly() -> lieode::Result<()> {
     };
     let (dt, steps) = (1e-2, 1000);
     let end = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, n),
+        &mut SpiralLeapfrogSystem::uniform(ball, n, SpiralLeapfrog::new),
         &mut free,
         &y0,
         dt,
@@ -89,7 +93,7 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
     for steps in [250, 500, 1000] {
         let dt = 1.0 / steps as f64;
         let end = run(
-            &mut SpiralLeapfrogSystem::uniform(body, 1),
+            &mut SpiralLeapfrogSystem::uniform(body, 1, SpiralLeapfrog::new),
             &mut model,
             &y0,
             dt,
@@ -121,7 +125,7 @@ fn a_constant_force_and_the_cylinder_torque() -> lieode::Result<()> {
 #[test]
 fn velocity_dependent_loads_converge_at_the_measured_first_order() -> lieode::Result<()> {
     let errors = damped_sphere_errors(
-        |b| SpiralLeapfrogSystem::uniform(b, 1),
+        |b| SpiralLeapfrogSystem::uniform(b, 1, SpiralLeapfrog::new),
         Vector3::new(0.0, 0.0, 3.0),
         [400, 800, 1600],
     )?;
@@ -173,13 +177,17 @@ fn results_do_not_depend_on_the_number_of_threads() -> lieode::Result<()> {
         };
         Ok([end(1)?, end(2)?])
     }
-    let [a, b] = on_threads(|| SpiralLeapfrogSystem::new(bodies.clone()), model, &y0)?;
+    let [a, b] = on_threads(
+        || SpiralLeapfrogSystem::new(bodies.clone(), SpiralLeapfrog::new),
+        model,
+        &y0,
+    )?;
     assert_eq!(a, b, "SPIRAL");
     let [a, b] = on_threads(|| Rk4System::new(bodies.clone()), model, &y0)?;
     assert_eq!(a, b, "RK4");
-    fn generic<'a, K: SystemMethod + 'a>(
+    fn generic<'a, K: RigidBodyMethod>(
         bodies: &'a [Body],
-        make: fn(RigidBody) -> K,
+        make: fn(RigidBody) -> SingleBody<K>,
     ) -> impl Fn() -> CatalogueSystem<K> + Sync + 'a {
         move || CatalogueSystem::new(bodies.to_vec(), make)
     }
@@ -249,7 +257,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     let ball = Body::solid_sphere(1.0, 0.1)?;
     let y0 = SystemState::at_rest(0.0, 4);
     let error = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 4),
+        &mut SpiralLeapfrogSystem::uniform(ball, 4, SpiralLeapfrog::new),
         &mut force_on_2(),
         &y0,
         0.01,
@@ -266,7 +274,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
     }
     // A state with another number of bodies than the method.
     let error = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 3),
+        &mut SpiralLeapfrogSystem::uniform(ball, 3, SpiralLeapfrog::new),
         &mut force_on_2(),
         &y0,
         0.01,
@@ -277,7 +285,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
         matches!(error, Error::InvalidParameter { name: "y0", .. }),
         "{error:?}"
     );
-    let mut stepper = SpiralLeapfrogSystem::uniform(ball, 4);
+    let mut stepper = SpiralLeapfrogSystem::uniform(ball, 4, SpiralLeapfrog::new);
     assert!(Stepper::<Faulty>::step(&mut stepper, &mut force_on_2()).is_err());
     // A model that resizes the loads is refused, naming them.
     struct Shrinking;
@@ -297,7 +305,7 @@ fn bad_input_gives_named_errors() -> lieode::Result<()> {
         );
     };
     refused(run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 4),
+        &mut SpiralLeapfrogSystem::uniform(ball, 4, SpiralLeapfrog::new),
         &mut Shrinking,
         &y0,
         0.01,
@@ -337,7 +345,7 @@ fn rk4_keeps_order_four_with_velocity_dependent_loads() -> lieode::Result<()> {
 // ---------------------------------------------------------------------------------------------
 
 use lieode::rotation::{Fincham, RigidBody, VelocityVerlet};
-use lieode::system::{CatalogueSystem, SystemMethod};
+use lieode::system::CatalogueSystem;
 
 /// Velocity Verlet translation: exact for a constant force, second order under a spring
 /// `F = −x` (the harmonic oscillator, against its closed form).
@@ -420,14 +428,14 @@ fn accumulating_models_see_zeroed_loads() -> lieode::Result<()> {
         model: common::bodies::damped_sphere as lieode::system::BodyFn,
     };
     let a = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 3),
+        &mut SpiralLeapfrogSystem::uniform(ball, 3, SpiralLeapfrog::new),
         &mut Adding,
         &y0,
         0.01,
         50,
     )?;
     let b = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 3),
+        &mut SpiralLeapfrogSystem::uniform(ball, 3, SpiralLeapfrog::new),
         &mut assigning,
         &y0,
         0.01,
@@ -473,7 +481,7 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
         model: faulty::<false>,
     };
     match run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 5),
+        &mut SpiralLeapfrogSystem::uniform(ball, 5, SpiralLeapfrog::new),
         &mut model,
         &y0,
         0.01,
@@ -491,7 +499,7 @@ fn the_fused_pass_names_non_finite_loads() -> lieode::Result<()> {
         model: faulty::<true>,
     };
     let error = run(
-        &mut SpiralLeapfrogSystem::uniform(ball, 5),
+        &mut SpiralLeapfrogSystem::uniform(ball, 5, SpiralLeapfrog::new),
         &mut model,
         &y0,
         0.01,

@@ -9,10 +9,13 @@ use lieode::body::Frame;
 use lieode::integrate::{Options, integrate};
 use lieode::problems::SpringPair;
 use lieode::rotation::RigidBody;
+use lieode::rotation::RigidBodyMethod;
+use lieode::rotation::SingleBody;
+use lieode::rotation::SpiralLeapfrog;
 use lieode::stepper::{NoDenseOutput, Span, Stepper, StepperInfo};
 use lieode::system::{
     Body, BodyView, CatalogueSystem, ImprovedPcdmSystem, MethodVisitor, PcdmSystem, PerBody,
-    Rk4System, SpiralLeapfrogSystem, SystemForces, SystemMethod, SystemState, every_method,
+    Rk4System, SpiralLeapfrogSystem, SystemForces, SystemState, every_method,
 };
 use nalgebra::{Quaternion, Vector3};
 
@@ -28,7 +31,10 @@ fn for_every_method(bodies: &[Body], check: &mut impl Check) -> lieode::Result<(
         check: &'a mut C,
     }
     impl<C: Check> MethodVisitor for Catalogue<'_, C> {
-        fn visit<K: SystemMethod>(&mut self, make: fn(RigidBody) -> K) -> lieode::Result<()> {
+        fn visit<K: RigidBodyMethod>(
+            &mut self,
+            make: fn(RigidBody) -> SingleBody<K>,
+        ) -> lieode::Result<()> {
             let bodies = self.bodies.to_vec();
             let name = CatalogueSystem::new(bodies.clone(), make).name().to_owned();
             self.check
@@ -38,7 +44,7 @@ fn for_every_method(bodies: &[Body], check: &mut impl Check) -> lieode::Result<(
     }
     let b = bodies.to_vec();
     check.run("spiral_leapfrog_fused", &|| {
-        SpiralLeapfrogSystem::new(b.clone())
+        SpiralLeapfrogSystem::new(b.clone(), SpiralLeapfrog::new)
     });
     check.run("rk4", &|| Rk4System::new(b.clone()));
     check.run("pcdm", &|| PcdmSystem::new(b.clone()));
@@ -153,7 +159,7 @@ fn a_model_of_two_bodies_refuses_a_state_of_three() -> lieode::Result<()> {
 /// A rotor whose `|q|²` overflows, `(1e300, 3.1e61, −1.34, 2.9e147)`, was normalised to zero
 /// by the renormalising methods (RK4, Direct Euler, Fincham, Johnson) and ran on unnormalised
 /// elsewhere. Every method now refuses it at the start, naming `rotors` and the body, as the
-/// single-body methods refuse it (`rotation::check_start`); the same rotor normalised first
+/// single-body methods refuse it (their start); the same rotor normalised first
 /// (`UnitQuat::from_quaternion_normalized`, which divides by the largest entry) runs.
 #[test]
 fn a_rotor_whose_norm_overflows_is_refused_by_name() -> lieode::Result<()> {

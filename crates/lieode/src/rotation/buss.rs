@@ -3,17 +3,13 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::split::{split_at_carried_state, split_step};
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    impl_rotational_method,
-};
-use super::torque::TorqueField;
 use crate::body::RigidBody;
-use crate::body::quaternion::{exp_pure, rotate, rotation_matrix};
-use crate::error::{Error, Result};
+use crate::body::quaternion::{exp_pure, normalize, rotate, rotation_matrix};
 
 /// Buss's method (S. R. Buss, *Accurate and efficient simulation of rigid-body rotations*,
 /// J. Comput. Phys. 164 (2000) 377–406, the "augmented second-order" update; SPIRAL App. B.4,
@@ -57,7 +53,7 @@ use crate::error::{Error, Result};
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`], as in the benchmark (the SPIRAL
 /// paper notes that Buss's method, alone among the DEM codes' methods of its Table 1, needs no
-/// normalisation). [`Buss::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end
+/// normalisation). [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end
 /// of the step (`EveryStep`, or `Every(n)` to reset the round-off periodically); the step has no
 /// other normalisation. Without it `|q| − 1` random-walks by round-off: measured up to 9.6e-13
 /// after 10⁵ steps (SPIRAL cylinder, dt = 1e-5).
@@ -83,128 +79,138 @@ use crate::error::{Error, Result};
 /// assert!((buss.orientation().norm() - 1.0).abs() < 1e-13);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Buss {
-    /// The shared state (`ω_b,n = J⁻¹ R(q_n)ᵀ L_n`) and the end-of-step renormalisation.
-    core: StepperCore,
+pub type Buss = SingleBody<BussMethod>;
+
+/// The definition of [`Buss`]: the coefficient `c` of the `c dt² (ω̇ × ω)` term, and the
+/// method's name for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BussMethod {
     coefficient: f64,
     name: &'static str,
-    /// `L_n`, lab frame.
-    momentum: Vector3<f64>,
 }
 
-impl Buss {
+impl BussMethod {
+    /// Buss's coefficient `c = 1/12` (Buss 2000; SPIRAL Eq. B.8), name `buss`.
+    pub const BUSS_2000: Self = Self {
+        coefficient: 1.0 / 12.0,
+        name: "buss",
+    };
+
+    /// The coefficient `c = 1/16` the SPIRAL benchmark's published data were made with, name
+    /// `buss16`.
+    pub const BENCHMARK: Self = Self {
+        coefficient: 1.0 / 16.0,
+        name: "buss16",
+    };
+
+    /// The coefficient `c`.
+    pub fn coefficient(&self) -> f64 {
+        self.coefficient
+    }
+}
+
+impl SingleBody<BussMethod> {
     /// Buss's coefficient `c = 1/12` (Buss 2000; SPIRAL Eq. B.8), name `buss`.
     pub fn buss2000(body: RigidBody) -> Self {
-        Self::with(body, 1.0 / 12.0, "buss")
+        Self::with_method(BussMethod::BUSS_2000, body)
     }
 
     /// The coefficient `c = 1/16` the SPIRAL benchmark's published data were made with, name
     /// `buss16`.
     pub fn benchmark(body: RigidBody) -> Self {
-        Self::with(body, 1.0 / 16.0, "buss16")
-    }
-
-    fn with(body: RigidBody, coefficient: f64, name: &'static str) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::NEVER),
-            coefficient,
-            name,
-            momentum: Vector3::zeros(),
-        }
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
+        Self::with_method(BussMethod::BENCHMARK, body)
     }
 
     /// The coefficient `c` of the `c dt² (ω̇ × ω)` term.
     pub fn coefficient(&self) -> f64 {
-        self.coefficient
+        self.method().coefficient
     }
 
-    /// The lab-frame angular momentum `L_n`.
+    /// The lab-frame angular momentum `L_n` (zero before the start).
     pub fn momentum(&self) -> Vector3<f64> {
-        self.momentum
-    }
-
-    /// `R(q)/|q|²`: the rotation of a possibly slightly non-unit rotor.
-    #[inline]
-    fn rotation(q: &Quaternion<f64>) -> Matrix3<f64> {
-        rotation_matrix(q) / q.norm_squared()
-    }
-
-    /// `R J⁻¹ Rᵀ v`.
-    #[inline]
-    fn apply_inverse_inertia(&self, r: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
-        r * self.core.body.body_angular_velocity(&(r.transpose() * v))
+        self.carried().map_or(Vector3::zeros(), |c| c.2)
     }
 }
 
-impl_rotational_method!(Buss, field name, 1, false);
+/// `R(q)/|q|²`: the rotation of a possibly slightly non-unit rotor.
+#[inline]
+fn rotation(q: &Quaternion<f64>) -> Matrix3<f64> {
+    rotation_matrix(q) / q.norm_squared()
+}
 
-impl<T: TorqueField> RotationalCore<T> for Buss {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+/// `R J⁻¹ Rᵀ v`.
+#[inline]
+fn apply_inverse_inertia(body: &RigidBody, r: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+    r * body.body_angular_velocity(&(r.transpose() * v))
+}
+
+impl RigidBodyMethod for BussMethod {
+    /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
+    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 0;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: self.name,
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::Never,
+            order: [1, 1],
+        }
+    }
+
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
     }
 
     /// Stores the rotor as given and sets `L_0 = R(q_0) J ω_0`.
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        self.momentum = rotate(&state.q, &self.core.body.body_momentum(&state.omega));
-        self.core.commit(dt, state.t, state.q, state.omega);
-        Ok(())
+    fn begin(&self, body: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (*q, *omega, rotate(q, &body.body_momentum(omega)))
+    }
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
+        ((), TorquePoint { q: c.0, omega: c.1 })
     }
 
     #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
-    }
-}
-
-split_at_carried_state!(impl[] Buss,
-    carried: |buss| buss.core.carried(),
-    finish: |buss, tau| {
-        let c = &buss.core;
-        let dt = c.dt;
-        let r = Buss::rotation(&c.q);
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let (q0, _, momentum0) = *c;
+        let r = rotation(&q0);
         let m = r * tau;
-        let omega_lab = buss.apply_inverse_inertia(&r, &buss.momentum);
-        let domega = buss.apply_inverse_inertia(&r, &(m - omega_lab.cross(&buss.momentum)));
+        let omega_lab = apply_inverse_inertia(body, &r, &momentum0);
+        let domega = apply_inverse_inertia(body, &r, &(m - omega_lab.cross(&momentum0)));
         let omega_bar = omega_lab
             + (0.5 * dt) * domega
-            + (buss.coefficient * dt * dt) * domega.cross(&omega_lab);
-        let mut renormaliser = c.renormaliser;
-        let q = renormaliser.apply(exp_pure(&((0.5 * dt) * omega_bar)) * c.q);
-        let momentum = buss.momentum + dt * m;
-        let r_next = Buss::rotation(&q);
-        let omega = c
-            .body
-            .body_angular_velocity(&(r_next.transpose() * momentum));
-        let t = c.next_time();
-        RotationalState::new(t, q, omega).check_finite("state")?;
-        if !momentum.iter().all(|x| x.is_finite()) {
-            return Err(Error::NonFiniteState { what: "state", t });
-        }
-        let c = &mut buss.core;
-        c.tick();
-        c.q = q;
-        c.omega = omega;
-        c.renormaliser = renormaliser;
-        buss.momentum = momentum;
-        Ok(())
+            + (self.coefficient * dt * dt) * domega.cross(&omega_lab);
+        let q = exp_pure(&((0.5 * dt) * omega_bar)) * q0;
+        let q = if renormalise { normalize(&q) } else { q };
+        let momentum = momentum0 + dt * m;
+        let r_next = rotation(&q);
+        let omega = body.body_angular_velocity(&(r_next.transpose() * momentum));
+        *c = (q, omega, momentum);
+        finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())
     }
-);
+
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
+    }
+}

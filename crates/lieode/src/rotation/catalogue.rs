@@ -30,11 +30,16 @@
 //! # Ok::<(), lieode::Error>(())
 //! ```
 
+use super::method::RigidBodyMethod;
+use super::omelyan::OmelyanCayley;
+use super::single_body::SingleBody;
+use super::spiral_omelyan::SpiralExponential;
 use super::stepper::{CatalogueStepper, Renormalisation};
 use super::torque::TorqueField;
 use super::{
-    Buss, DirectEuler, Fincham, Johnson, LieEngine, MercuryDpm, Omelyan, Rk4, Spiral,
-    SpiralLeapfrog, SpiralMagnus, SpiralOmelyan, VelocityVerlet,
+    BussMethod, DirectEulerMethod, FinchamMethod, JohnsonMethod, LieEngine, MercuryDpmMethod,
+    OmelyanMethod, Rk4Method, SpiralLeapfrogMethod, SpiralMagnusMethod, SpiralMethod,
+    VelocityVerletMethod,
 };
 use crate::body::RigidBody;
 use crate::body::RigidBodyQuatState;
@@ -45,13 +50,40 @@ use crate::tableau::registry::{CG4A, RK4};
 /// A catalogue stepper behind one pointer, for any torque field `T`.
 pub type BoxedStepper<T> = Box<dyn CatalogueStepper<T> + Send>;
 
-// The table: `name => constructor(body)`, with `renormalisable` where the method takes a
-// normalisation policy (`with_renormalisation`). Generates `NAMES`, `stepper` and
-// `stepper_renormalised`.
+/// A computation run on every method of the catalogue that runs on many bodies, each with its
+/// concrete type `K` (so that [`crate::system::CatalogueSystem<K>`] is monomorphised, not
+/// dispatched), given as its single-body constructor `make(body)` (whose method definition and
+/// normalisation policy a many-body system takes).
+pub trait MethodVisitor {
+    /// Runs on the method `make`.
+    ///
+    /// # Errors
+    /// The computation's.
+    fn visit<K: RigidBodyMethod>(&mut self, make: fn(RigidBody) -> SingleBody<K>) -> Result<()>;
+}
+
+// The table, in the order of the SPIRAL paper's tables (App. B), then ours and the generic
+// engines: `name => method definition` for the methods defined once ([`RigidBodyMethod`]),
+// with `many N` for those that run on many bodies (`N`: their rank in the many-body list, the
+// order of `docs/system.md` and of the reproductions' CSV rows), and
+// `engine name => |body| stepper` for the Lie-group engines. Generates `NAMES`, `stepper`,
+// `stepper_renormalised`, `MANY_BODY_NAMES` and `visit_many_bodies`.
 macro_rules! catalogue {
-    ($($name:literal => |$body:ident| $make:expr $(, $renorm:ident)?;)*) => {
+    (
+        methods { $($name:literal => $method:expr $(, many $rank:literal)?;)* }
+        engines { $($engine:literal => |$body:ident| $make:expr;)* }
+    ) => {
         /// Every method of the catalogue, by name.
-        pub const NAMES: [&str; catalogue!(@count $($name)*)] = [$($name),*];
+        pub const NAMES: [&str; catalogue!(@count $($name)* $($engine)*)] =
+            [$($name,)* $($engine),*];
+
+        /// The names of the methods that run on many bodies ([`crate::system::CatalogueSystem`]),
+        /// in the order [`visit_many_bodies`] visits them.
+        pub const MANY_BODY_NAMES: [&str; catalogue!(@count $($($rank)?)*)] = {
+            let mut names = [""; catalogue!(@count $($($rank)?)*)];
+            $($(names[$rank] = $name;)?)*
+            names
+        };
 
         /// The method called `name` for `body`, with its default normalisation policy.
         ///
@@ -60,7 +92,8 @@ macro_rules! catalogue {
         /// constructor.
         pub fn stepper<T: TorqueField + 'static>(name: &str, body: RigidBody) -> Result<BoxedStepper<T>> {
             match name {
-                $($name => {
+                $($name => Ok(Box::new(SingleBody::with_method($method, body))),)*
+                $($engine => {
                     let $body = body;
                     Ok(Box::new($make))
                 })*
@@ -83,53 +116,64 @@ macro_rules! catalogue {
             policy: Renormalisation,
         ) -> Result<BoxedStepper<T>> {
             match name {
-                $($name => {
-                    // Unused by the methods without the option.
-                    #[allow(unused_variables)]
-                    let $body = body;
-                    catalogue!(@renormalise $make, policy, name $(, $renorm)?)
-                })*
+                $($name => Ok(Box::new(
+                    SingleBody::with_method($method, body).with_renormalisation(policy)?,
+                )),)*
+                $($engine => Err(Error::InvalidParameter {
+                    name: "renormalisation",
+                    value: format!("{policy:?} for {name}"),
+                    expected: "a quaternion stepper of the catalogue (not mercurydpm or the \
+                               generic engines)"
+                        .into(),
+                }),)*
                 _ => Err(unknown(name)),
             }
         }
+
+        /// Runs `visitor` on every method that runs on many bodies, in the order of
+        /// [`MANY_BODY_NAMES`].
+        ///
+        /// # Errors
+        /// The first error of the visitor.
+        pub fn visit_many_bodies(visitor: &mut impl MethodVisitor) -> Result<()> {
+            for rank in 0..MANY_BODY_NAMES.len() {
+                match rank {
+                    $($($rank => visitor.visit(|body| SingleBody::with_method($method, body))?,)?)*
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
     };
-    (@count $($x:literal)*) => { <[()]>::len(&[$(catalogue!(@unit $x)),*]) };
-    (@unit $x:literal) => { () };
-    (@renormalise $make:expr, $policy:ident, $name:ident, renormalisable) => {
-        Ok(Box::new($make.with_renormalisation($policy)?))
-    };
-    (@renormalise $make:expr, $policy:ident, $name:ident) => {
-        Err(Error::InvalidParameter {
-            name: "renormalisation",
-            value: format!("{:?} for {}", $policy, $name),
-            expected: "a quaternion stepper of the catalogue (not mercurydpm or the generic \
-                       engines)"
-                .into(),
-        })
-    };
+    (@count $($x:tt)*) => { <[()]>::len(&[$(catalogue!(@unit $x)),*]) };
+    (@unit $x:tt) => { () };
 }
 
 catalogue! {
-    "rk4" => |body| Rk4::new(body), renormalisable;
-    "direct_euler" => |body| DirectEuler::new(body), renormalisable;
-    "velocity_verlet" => |body| VelocityVerlet::new(body), renormalisable;
-    "buss" => |body| Buss::buss2000(body), renormalisable;
-    "buss16" => |body| Buss::benchmark(body), renormalisable;
-    "johnson" => |body| Johnson::new(body), renormalisable;
-    "fincham" => |body| Fincham::new(body), renormalisable;
-    "omelyan" => |body| Omelyan::new(body), renormalisable;
-    "mercurydpm" => |body| MercuryDpm::new(body);
-    "spiral_leapfrog" => |body| SpiralLeapfrog::new(body), renormalisable;
-    "spiral" => |body| Spiral::new(body), renormalisable;
-    "spiral_omelyan" => |body| SpiralOmelyan::new(body), renormalisable;
-    "spiral_magnus" => |body| SpiralMagnus::new(body), renormalisable;
-    "rkmk4" => |body| LieEngine::new("rkmk4", MuntheKaas::<RigidBodyQuatState>::new(&RK4)?, body, RK4.stages);
-    "cg4a" => |body| LieEngine::new(
-        "cg4a",
-        CommutatorFree::<RigidBodyQuatState>::crouch_grossman(&CG4A)?,
-        body,
-        CG4A.stages,
-    );
+    methods {
+        "rk4" => Rk4Method::default();
+        "direct_euler" => DirectEulerMethod, many 6;
+        "velocity_verlet" => VelocityVerletMethod, many 5;
+        "buss" => BussMethod::BUSS_2000, many 7;
+        "buss16" => BussMethod::BENCHMARK, many 8;
+        "johnson" => JohnsonMethod, many 9;
+        "fincham" => FinchamMethod, many 4;
+        "omelyan" => OmelyanMethod::<OmelyanCayley>::default(), many 3;
+        "mercurydpm" => MercuryDpmMethod::default(), many 10;
+        "spiral_leapfrog" => SpiralLeapfrogMethod::default(), many 0;
+        "spiral" => SpiralMethod::default(), many 1;
+        "spiral_omelyan" => OmelyanMethod::<SpiralExponential>::default(), many 2;
+        "spiral_magnus" => SpiralMagnusMethod::default();
+    }
+    engines {
+        "rkmk4" => |body| LieEngine::new("rkmk4", MuntheKaas::<RigidBodyQuatState>::new(&RK4)?, body, RK4.stages);
+        "cg4a" => |body| LieEngine::new(
+            "cg4a",
+            CommutatorFree::<RigidBodyQuatState>::crouch_grossman(&CG4A)?,
+            body,
+            CG4A.stages,
+        );
+    }
 }
 
 /// The error for a name that is not in the catalogue.

@@ -1,17 +1,14 @@
 //! Direct Euler, as the SPIRAL benchmark codes it (semi-implicit: the rotor uses the new ω).
 
-use super::split::{split_at_carried_state, split_step};
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    impl_rotational_method,
-};
-use super::torque::TorqueField;
-use crate::body::RigidBody;
+use nalgebra::{Quaternion, Vector3};
 
-use crate::body::quaternion::times_pure;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 #[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use super::stepper::RotationalMethod;
+use crate::body::RigidBody;
+use crate::body::quaternion::{normalize, times_pure};
 
 /// Direct Euler (SPIRAL App. B.1, Eq. (B.1), after the paper's
 /// ref. 7, Boyce & DiPrima): with `τ_n = τ(t_n, q_n, ω_n)`,
@@ -26,7 +23,7 @@ use crate::error::Result;
 ///
 /// **Renormalisation.** By default the rotor is normalised after every step
 /// ([`Renormalisation::EveryStep`], the `normalise` above, as in the published benchmark);
-/// [`DirectEuler::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The step
+/// [`SingleBody::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The step
 /// contains no other normalisation. Without it the rotor grows, since the increment is
 /// orthogonal to `q_n`: `|q_{n+1}|² = |q_n|² (1 + dt² |ω_{n+1}|²/4)`, a drift of first order in
 /// dt (measured on the SPIRAL cylinder at t = 1: `|q| − 1` = 8.5e-2, 8.2e-3, 8.2e-4 for
@@ -54,64 +51,72 @@ use crate::error::Result;
 /// assert!((euler.orientation().norm() - 1.0).abs() < 1e-15);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct DirectEuler {
-    /// The shared state (`ω_n`) and the end-of-step renormalisation.
-    core: StepperCore,
-}
+pub type DirectEuler = SingleBody<DirectEulerMethod>;
 
-impl DirectEuler {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
+/// The definition of [`DirectEuler`] (no parameters).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DirectEulerMethod;
+
+impl RigidBodyMethod for DirectEulerMethod {
+    /// `(q_n, ω_n)`.
+    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 0;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "direct_euler",
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [1, 1],
         }
     }
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-        })
-    }
-}
-
-impl_rotational_method!(DirectEuler, "direct_euler", 1, false);
-
-split_at_carried_state!(impl[] DirectEuler,
-    carried: |euler| euler.core.carried(),
-    finish: |euler, tau| {
-        let c = &mut euler.core;
-        let dt = c.dt;
-        c.omega += dt * c.body.angular_acceleration(&c.omega, tau);
-        c.q = c
-            .renormaliser
-            .apply(c.q + times_pure(&c.q, &c.omega) * (0.5 * dt));
-        c.tick();
-        c.state().check_finite("state")
-    }
-);
-
-impl<T: TorqueField> RotationalCore<T> for DirectEuler {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+    fn constants(&self, body: &RigidBody, _dt: f64) -> RigidBody {
+        *body
     }
 
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.start(state, dt)
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (*q, *omega)
+    }
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
+        ((), TorquePoint { q: c.0, omega: c.1 })
     }
 
     #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let (q, omega) = c;
+        *omega += dt * body.angular_acceleration(omega, tau);
+        let q_next = *q + times_pure(q, omega) * (0.5 * dt);
+        *q = if renormalise {
+            normalize(&q_next)
+        } else {
+            q_next
+        };
+        finite_rotation(q, omega)
     }
 
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
     }
 }

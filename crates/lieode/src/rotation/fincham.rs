@@ -1,19 +1,14 @@
 //! Fincham's rotational leapfrog (lab-frame angular momentum at half steps, a quaternion
 //! predictor–corrector), as the SPIRAL benchmark codes it.
 
-use nalgebra::Vector3;
+use nalgebra::{Quaternion, Vector3};
 
-use super::split::{TorquePoint, split_at_carried_state, split_step};
-#[cfg(doc)]
-use super::stepper::RotationalMethod;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
-};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotate, rotate_inverse, times_pure};
-use crate::error::{Error, Result};
+use crate::stepper::StepperInfo;
 
 /// Fincham's leapfrog (D. Fincham, *Leapfrog rotational algorithms*, Mol. Simul. 8 (1992)
 /// 165–178; SPIRAL App. B.3, Eqs. B.4–B.6, ref. 11 of the paper), with the details of the
@@ -42,7 +37,7 @@ use crate::error::{Error, Result};
 /// `L_{−½} = R(q_0) (J ω_0 − (dt/2) τ(t_0, q_0, ω_0))` (for `q_0 = 1`, the benchmark's
 /// `J ω_0 − (dt/2) τ`); one torque evaluation.
 ///
-/// **Leapfrog.** [`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, ω_{n−½})` with
+/// **Leapfrog.** [`RotationalMethod::angular_velocity`](super::RotationalMethod::angular_velocity) returns `(t_n − dt/2, ω_{n−½})` with
 /// `ω_{n−½} = J⁻¹ (q_{n−1}⁻¹ L_{n−½} q_{n−1})`, the body angular velocity the last step computed
 /// (after `start`, `J⁻¹ R(q_0)ᵀ L_{−½} = ω_0 − (dt/2) J⁻¹ τ_0`) — the value the benchmark
 /// compares with the exact `ω(t_n − dt/2)`. Because it is expressed in the body frame of
@@ -62,7 +57,7 @@ use crate::error::{Error, Result};
 /// expressed in the frame of `q_n`, an `O(dt)` error in the angular velocity that drives `q`.
 ///
 /// **Renormalisation.** By default the new rotor `q_{n+1}` is normalised after every step
-/// ([`Renormalisation::EveryStep`], as in the benchmark); [`Fincham::with_renormalisation`]
+/// ([`Renormalisation::EveryStep`], as in the benchmark); [`SingleBody::with_renormalisation`]
 /// chooses another policy (`Never`, `Every(n)`) for that end-of-step normalisation **only**: the
 /// normalisation of the predictor `q_a` is part of the method as the benchmark codes it and is
 /// always applied, as is the normalisation of the initial rotor in
@@ -96,136 +91,123 @@ use crate::error::{Error, Result};
 /// assert!((synced.t - 1.0).abs() < 1e-12);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Fincham {
-    /// The shared state and the end-of-step renormalisation; its `ω` is `ω_{n−½}` in the body
-    /// frame of `q_{n−1}` (of `q_0` after the start).
-    core: StepperCore,
-    /// `L_{n−½}`, lab frame.
-    momentum_half: Vector3<f64>,
-}
+pub type Fincham = SingleBody<FinchamMethod>;
 
-impl Fincham {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
-            momentum_half: Vector3::zeros(),
-        }
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
-    }
-
-    /// The lab-frame angular momentum `L_{n−½}` at `t_n − dt/2` the method carries.
+impl SingleBody<FinchamMethod> {
+    /// The lab-frame angular momentum `L_{n−½}` at `t_n − dt/2` the method carries (zeros at
+    /// time zero before the start).
     pub fn half_step_momentum(&self) -> (f64, Vector3<f64>) {
-        (self.core.t - 0.5 * self.core.dt, self.momentum_half)
-    }
-
-    /// The torque point `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
-    #[inline]
-    fn torque_point(&self) -> TorquePoint {
-        let c = &self.core;
-        let omega_guess = c
-            .body
-            .body_angular_velocity(&rotate_inverse(&c.q, &self.momentum_half));
-        TorquePoint {
-            t: c.t,
-            q: c.q,
-            omega: omega_guess,
-        }
-    }
-
-    /// The lab torque `M = R(q_n) τ(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
-    #[inline]
-    fn lab_torque<T: TorqueField>(&self, torque: &mut T) -> Result<Vector3<f64>> {
-        let at = self.torque_point();
-        let tau = checked_torque(torque, at.t, &at.q, &at.omega)?;
-        Ok(rotate(&at.q, &tau))
+        let t = StepperInfo::time(self) - 0.5 * self.dt();
+        (t, self.carried().map_or(Vector3::zeros(), |c| c.2))
     }
 }
 
-impl_rotational_method!(Fincham, "fincham", 1, true);
+/// The definition of [`Fincham`] (no parameters).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FinchamMethod;
 
-split_at_carried_state!(impl[] Fincham,
-    carried: |fincham| (fincham.core.started, fincham.torque_point()),
-    finish: |fincham, tau| {
-        let m = rotate(&fincham.core.q, tau);
-        let c = &fincham.core;
-        let dt = c.dt;
-        let momentum = fincham.momentum_half + (0.5 * dt) * m;
-        let momentum_next = fincham.momentum_half + dt * m;
-        let omega = c
-            .body
-            .body_angular_velocity(&rotate_inverse(&c.q, &momentum));
-        let omega_next = c
-            .body
-            .body_angular_velocity(&rotate_inverse(&c.q, &momentum_next));
-        let q_mid = normalize(&(c.q + times_pure(&c.q, &omega) * (0.25 * dt)));
-        let mut renormaliser = c.renormaliser;
-        let q = renormaliser.apply(c.q + times_pure(&q_mid, &omega_next) * (0.5 * dt));
-        let t = c.next_time();
-        RotationalState::new(t, q, omega_next).check_finite("state")?;
-        if !momentum_next.iter().all(|x| x.is_finite()) {
-            return Err(Error::NonFiniteState { what: "state", t });
+/// `J⁻¹ R(q)ᵀ L`: the body angular velocity of the lab momentum `L` at the rotor `q`.
+#[inline]
+fn omega_of(body: &RigidBody, q: &Quaternion<f64>, momentum: &Vector3<f64>) -> Vector3<f64> {
+    body.body_angular_velocity(&rotate_inverse(q, momentum))
+}
+
+impl RigidBodyMethod for FinchamMethod {
+    /// `(q_n, ω, L_{n−½})`: `ω` is `ω_{n−½}` in the body frame of `q_{n−1}` (of `q_0` after the
+    /// start), `L_{n−½}` in the lab frame.
+    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 1;
+    const SYNC_EVALUATES: bool = true;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "fincham",
+            evaluations: 1,
+            leapfrog: true,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [1, 1],
         }
-        let c = &mut fincham.core;
-        c.tick();
-        c.q = q;
-        c.omega = omega_next;
-        c.renormaliser = renormaliser;
-        fincham.momentum_half = momentum_next;
-        Ok(())
-    },
-    start_rotor: normalize,
-);
-
-impl<T: TorqueField> RotationalCore<T> for Fincham {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
     }
 
-    /// Normalises the rotor and sets `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        let q = normalize(&state.q);
-        let tau = checked_torque(torque, state.t, &q, &state.omega)?;
-        let body = &self.core.body;
-        let body_half = body.body_momentum(&state.omega) - (0.5 * dt) * tau;
-        let omega_half = body.body_angular_velocity(&body_half);
-        self.momentum_half = rotate(&q, &body_half);
-        self.core.commit(dt, state.t, q, omega_half);
-        Ok(())
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
+    }
+
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        normalize(q)
+    }
+
+    /// Normalises the rotor.
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (normalize(q), *omega, Vector3::zeros())
+    }
+
+    /// `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
+    fn absorb_start(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        let body_half = body.body_momentum(&c.1) - (0.5 * dt) * tau;
+        c.1 = body.body_angular_velocity(&body_half);
+        c.2 = rotate(&c.0, &body_half);
+        finite_rotation(&c.0, &c.1) && c.2.iter().all(|x| x.is_finite())
+    }
+
+    /// The torque at `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self, body: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
+        let omega = omega_of(body, &c.0, &c.2);
+        ((), TorquePoint { q: c.0, omega })
     }
 
     #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let (q0, _, momentum_half) = *c;
+        let m = rotate(&q0, tau);
+        let momentum = momentum_half + (0.5 * dt) * m;
+        let momentum_next = momentum_half + dt * m;
+        let omega = omega_of(body, &q0, &momentum);
+        let omega_next = omega_of(body, &q0, &momentum_next);
+        let q_mid = normalize(&(q0 + times_pure(&q0, &omega) * (0.25 * dt)));
+        let q = q0 + times_pure(&q_mid, &omega_next) * (0.5 * dt);
+        let q = if renormalise { normalize(&q) } else { q };
+        *c = (q, omega_next, momentum_next);
+        finite_rotation(&q, &omega_next) && momentum_next.iter().all(|x| x.is_finite())
     }
 
-    /// `(t_n, q_n, ω_n)` with `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)` (Eq. B.6); one torque
-    /// evaluation.
-    ///
-    /// # Errors
-    /// The stepper was not started; a non-finite torque.
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        self.core.ensure_started()?;
-        let m = self.lab_torque(torque)?;
-        let c = &self.core;
-        let momentum = self.momentum_half + (0.5 * c.dt) * m;
-        let omega = c
-            .body
-            .body_angular_velocity(&rotate_inverse(&c.q, &momentum));
-        Ok(RotationalState::new(c.t, c.q, omega))
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
+    }
+
+    /// `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)`, `M = R(q_n) τ_n` (Eq. B.6).
+    fn sync(
+        &self,
+        body: &RigidBody,
+        c: &Self::Carried,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        let m = rotate(&c.0, tau);
+        omega_of(body, &c.0, &(c.2 + (0.5 * dt) * m))
     }
 }

@@ -3,17 +3,11 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::split::{RotorFirst, SplitStep, TorquePoint, split_step};
-#[cfg(doc)]
-use super::stepper::RotationalMethod;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    impl_rotational_method,
-};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, pure, rotate, rotation_matrix};
-use crate::error::{Error, Result};
 
 /// Johnson et al. (S. M. Johnson, J. R. Williams, B. K. Cook, *Quaternion-based rigid body
 /// rotation integration algorithms for use in particle methods*, Int. J. Numer. Meth. Eng. 74
@@ -60,7 +54,7 @@ use crate::error::{Error, Result};
 ///
 /// **Renormalisation.** By default the new rotor is normalised after every step
 /// ([`Renormalisation::EveryStep`], the `normalise` above, as in the benchmark);
-/// [`Johnson::with_renormalisation`] chooses another policy (`Never`, `Every(n)`) for that
+/// [`SingleBody::with_renormalisation`] chooses another policy (`Never`, `Every(n)`) for that
 /// end-of-step normalisation. The stage quaternions are never normalised (see above) and the
 /// start normalises the initial rotor whatever the policy. Without the end-of-step
 /// normalisation `|q|` drifts by the rotor's RK4 error (`|q| − 1` = 5.7e-10 on the SPIRAL
@@ -88,133 +82,107 @@ use crate::error::{Error, Result};
 /// assert!((johnson.orientation().norm() - 1.0).abs() < 1e-15);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Johnson {
-    /// The shared state (`ω_b,n = J⁻¹ R(q_n)ᵀ L_n`) and the end-of-step renormalisation.
-    core: StepperCore,
-    /// `L_n`, lab frame.
-    momentum: Vector3<f64>,
+pub type Johnson = SingleBody<JohnsonMethod>;
+
+impl SingleBody<JohnsonMethod> {
+    /// The lab-frame angular momentum `L_n` (zero before the start).
+    pub fn momentum(&self) -> Vector3<f64> {
+        self.carried().map_or(Vector3::zeros(), |c| c.2)
+    }
 }
 
-impl Johnson {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
-            momentum: Vector3::zeros(),
+/// The definition of [`Johnson`] (no parameters).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JohnsonMethod;
+
+/// `f(q) = ½ (0, D(q)ᵀ J⁻¹ D(q) L) ⊗ q` with the unnormalised `D(q) = R(q)ᵀ`.
+#[inline]
+fn rate(body: &RigidBody, momentum: &Vector3<f64>, q: &Quaternion<f64>) -> Quaternion<f64> {
+    let r = rotation_matrix(q);
+    let omega_lab = r * body.body_angular_velocity(&(r.transpose() * momentum));
+    pure(&omega_lab) * q * 0.5
+}
+
+impl RigidBodyMethod for JohnsonMethod {
+    /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
+    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    /// The new rotor.
+    type Pending = Quaternion<f64>;
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = true;
+    const START_EVALUATIONS: usize = 0;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "johnson",
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [1, 1],
         }
     }
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
-    }
-
-    /// The lab-frame angular momentum `L_n`.
-    pub fn momentum(&self) -> Vector3<f64> {
-        self.momentum
-    }
-
-    /// `f(q) = ½ (0, D(q)ᵀ J⁻¹ D(q) L) ⊗ q` with the unnormalised `D(q) = R(q)ᵀ`.
-    #[inline]
-    fn rate(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
-        let r = rotation_matrix(q);
-        let omega_lab = r * self
-            .core
-            .body
-            .body_angular_velocity(&(r.transpose() * self.momentum));
-        pure(&omega_lab) * q * 0.5
-    }
-}
-
-impl_rotational_method!(Johnson, "johnson", 1, false);
-
-impl<T: TorqueField> RotationalCore<T> for Johnson {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
     }
 
     /// Normalises the rotor and sets `L_0 = R(q_0) J ω_0`.
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        let q = normalize(&state.q);
-        self.momentum = rotate(&q, &self.core.body.body_momentum(&state.omega));
-        self.core.commit(dt, state.t, q, state.omega);
-        Ok(())
+    fn begin(&self, body: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        let q = normalize(q);
+        (q, *omega, rotate(&q, &body.body_momentum(omega)))
     }
-
-    #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
-    }
-}
-
-impl SplitStep for Johnson {
-    type Pending = RotorFirst;
-    const TORQUE_AT_END: bool = true;
 
     /// The rotor update, then the torque at `(t_{n+1}, q_{n+1}, J⁻¹ R(q_{n+1})ᵀ L_n)`.
     #[inline(always)]
-    fn prepare(&self) -> Result<(RotorFirst, TorquePoint)> {
-        self.core.ensure_started()?;
-        let dt = self.core.dt;
-        let q0 = self.core.q;
-        let k1 = self.rate(&q0);
-        let k2 = self.rate(&(q0 + k1 * (0.5 * dt)));
-        let k3 = self.rate(&(q0 + k2 * (0.5 * dt)));
-        let k4 = self.rate(&(q0 + k3 * dt));
-        let mut renormaliser = self.core.renormaliser;
-        let q = renormaliser.apply(q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0));
+    fn prepare(
+        &self,
+        body: &RigidBody,
+        c: &Self::Carried,
+        renormalise: bool,
+        dt: f64,
+    ) -> (Quaternion<f64>, TorquePoint) {
+        let (q0, _, momentum) = c;
+        let k1 = rate(body, momentum, q0);
+        let k2 = rate(body, momentum, &(q0 + k1 * (0.5 * dt)));
+        let k3 = rate(body, momentum, &(q0 + k2 * (0.5 * dt)));
+        let k4 = rate(body, momentum, &(q0 + k3 * dt));
+        let q = q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0);
+        let q = if renormalise { normalize(&q) } else { q };
         let r = rotation_matrix(&q);
-        let omega_old = self
-            .core
-            .body
-            .body_angular_velocity(&(r.transpose() * self.momentum));
-        let pending = RotorFirst {
+        let omega_old = body.body_angular_velocity(&(r.transpose() * momentum));
+        (
             q,
-            omega: omega_old,
-            renormaliser,
-        };
-        let at = TorquePoint {
-            t: self.core.next_time(),
-            q,
-            omega: omega_old,
-        };
-        Ok((pending, at))
+            TorquePoint {
+                q,
+                omega: omega_old,
+            },
+        )
     }
 
     #[inline(always)]
-    fn finish(&mut self, pending: RotorFirst, tau: &Vector3<f64>) -> Result<()> {
-        let RotorFirst {
-            q, renormaliser, ..
-        } = pending;
-        let dt = self.core.dt;
-        let t = self.core.next_time();
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        q: Quaternion<f64>,
+        tau: &Vector3<f64>,
+        _: bool,
+        dt: f64,
+    ) -> bool {
         let r = rotation_matrix(&q);
-        let body = &self.core.body;
-        let momentum = self.momentum + dt * (r * tau);
+        let momentum = c.2 + dt * (r * tau);
         let omega = body.body_angular_velocity(&(r.transpose() * momentum));
-        RotationalState::new(t, q, omega).check_finite("state")?;
-        if !momentum.iter().all(|x| x.is_finite()) {
-            return Err(Error::NonFiniteState { what: "state", t });
-        }
-        self.core.tick();
-        self.core.q = q;
-        self.core.omega = omega;
-        self.core.renormaliser = renormaliser;
-        self.momentum = momentum;
-        Ok(())
+        *c = (q, omega, momentum);
+        finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())
+    }
+
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
     }
 }

@@ -4,12 +4,7 @@
 use crate::body::RigidBodyQuatState;
 use nalgebra::{Quaternion, Vector3};
 
-use super::stepper::StepClock;
-use super::stepper::{CountedTorque, start_on_span, state_counted, step_counted};
-use super::stepper::{
-    Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
-    not_started,
-};
+use super::stepper::{Renormalisation, RotationalMethod, RotationalState, check_start_state};
 use super::torque::TorqueField;
 use crate::body::RigidBody;
 use crate::engine::{Method, Stats, Step};
@@ -19,7 +14,9 @@ use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{LieGroup, Side};
 use crate::ode::LieOde;
-use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo};
+use crate::stepper::{
+    FixedClock, NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started,
+};
 
 /// The rigid body's motion as a Lie-group ODE on `SU(2) × ℝ³` in body-frame (right)
 /// trivialisation: `q̇ = q ⊗ (ω/2)`, `ω̇ = ω̇(ω, τ(t, q, ω))` — generator
@@ -74,19 +71,22 @@ impl<T: TorqueField> LieOde<RigidBodyQuatState> for BodyLieOde<'_, T> {
 /// rkmk4.step(&mut torque)?;
 /// # Ok::<(), lieode::Error>(())
 /// ```
+///
+/// It is its own [`Stepper`] rather than a [`super::RigidBodyMethod`]: the engine evaluates the
+/// torque inside its stages, so its step cannot be split at an evaluation, and it does not run on
+/// many bodies.
 #[derive(Debug, Clone)]
 pub struct LieEngine<M> {
     name: String,
     engine: M,
     body: RigidBody,
     evaluations: usize,
-    dt: f64,
-    t: f64,
-    clock: StepClock,
-    y: Option<RigidBodyQuatState>,
+    /// The clock and the state (`None` before the start).
+    run: Option<(FixedClock, RigidBodyQuatState)>,
     /// The engine's own counters (its solver work).
+    engine_stats: Stats,
+    /// The torque evaluations and steps.
     stats: Stats,
-    run: RunCount,
 }
 
 impl<M: Method> LieEngine<M> {
@@ -98,12 +98,9 @@ impl<M: Method> LieEngine<M> {
             engine,
             body,
             evaluations,
-            dt: 0.0,
-            t: 0.0,
-            clock: StepClock::default(),
-            y: None,
+            run: None,
+            engine_stats: Stats::default(),
             stats: Stats::default(),
-            run: RunCount::default(),
         }
     }
 }
@@ -114,17 +111,17 @@ impl<M> StepperInfo for LieEngine<M> {
     }
 
     fn time(&self) -> f64 {
-        self.t
+        self.run.as_ref().map_or(0.0, |(clock, _)| clock.time())
     }
 
-    /// The torque evaluations counted at the source, and the engine's solver work (Jacobians,
-    /// LU decompositions, nonlinear iterations) for implicit engines.
+    /// The torque evaluations and steps, and the engine's solver work (Jacobians, LU
+    /// decompositions, nonlinear iterations) for implicit engines.
     fn stats(&self) -> Stats {
         Stats {
-            jacobian_evaluations: self.stats.jacobian_evaluations,
-            lu_decompositions: self.stats.lu_decompositions,
-            nonlinear_iterations: self.stats.nonlinear_iterations,
-            ..self.run.stats()
+            jacobian_evaluations: self.engine_stats.jacobian_evaluations,
+            lu_decompositions: self.engine_stats.lu_decompositions,
+            nonlinear_iterations: self.engine_stats.nonlinear_iterations,
+            ..self.stats
         }
     }
 }
@@ -132,26 +129,59 @@ impl<M> StepperInfo for LieEngine<M> {
 impl<T, M> Stepper<T> for LieEngine<M>
 where
     T: TorqueField,
-    M: for<'a, 'b> Step<
-            BodyLieOde<'a, CountedTorque<'b, T>>,
-            State = RigidBodyQuatState,
-            Scalar = f64,
-        > + for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
+    M: for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
 {
     type State = RotationalState;
     type Segment = NoDenseOutput<RotationalState>;
 
-    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
+    /// Starts at `y0` (its rotor normalised onto the group) on the fixed-step `span`.
+    ///
+    /// # Errors
+    /// Those of [`FixedClock::forward`]; [`crate::Error::NonFinite`] naming `state` for a
+    /// non-finite state; [`crate::Error::InvalidParameter`] naming `state` for a rotor with
+    /// `|q|²` zero, subnormal or overflowing.
+    fn start(&mut self, _torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
+        self.run = None;
+        let clock = FixedClock::forward(span, y0.t)?;
+        check_start_state(y0)?;
+        let q = UnitQuat::from_quaternion_normalized(y0.q)?;
+        self.engine_stats = Stats::default();
         self.stats = Stats::default();
-        start_on_span(self, torque, span, y0)
+        self.run = Some((clock, Product(q, Rn(y0.omega))));
+        Ok(())
     }
 
+    /// One engine step (its torque evaluations counted).
+    ///
+    /// # Errors
+    /// [`not_started`] before the start; the engine's.
     fn step(&mut self, torque: &mut T) -> Result<StepReport> {
-        step_counted(self, torque)
+        let Some((clock, y)) = self.run.as_mut() else {
+            return Err(not_started());
+        };
+        let mut problem = BodyLieOde {
+            body: self.body,
+            torque,
+        };
+        let stepped = self.engine.step(
+            &mut problem,
+            clock.time(),
+            y,
+            clock.dt(),
+            &mut self.engine_stats,
+        )?;
+        *y = stepped.state;
+        self.stats.rhs_evaluations += self.evaluations;
+        Ok(clock.advance(&mut self.stats))
     }
 
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        state_counted(self, torque)
+    /// The state at `t_n` (no evaluation).
+    ///
+    /// # Errors
+    /// [`not_started`] before the start.
+    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
+        let (clock, y) = self.run.as_ref().ok_or_else(not_started)?;
+        Ok(RotationalState::new(clock.time(), *y.0.quaternion(), y.1.0))
     }
 }
 
@@ -169,59 +199,22 @@ impl<M> RotationalMethod for LieEngine<M> {
     }
 
     fn orientation(&self) -> Quaternion<f64> {
-        self.y
+        self.run
             .as_ref()
-            .map_or_else(Quaternion::identity, |y| *y.0.quaternion())
+            .map_or_else(Quaternion::identity, |(_, y)| *y.0.quaternion())
     }
 
     fn angular_velocity(&self) -> (f64, Vector3<f64>) {
         (
-            self.t,
-            self.y.as_ref().map_or_else(Vector3::zeros, |y| y.1.0),
+            StepperInfo::time(self),
+            self.run
+                .as_ref()
+                .map_or_else(Vector3::zeros, |(_, y)| y.1.0),
         )
     }
 
     fn body(&self) -> &RigidBody {
         &self.body
-    }
-}
-
-impl<T, M> RotationalCore<T> for LieEngine<M>
-where
-    T: TorqueField,
-    M: for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
-{
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.run
-    }
-
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_start(state, dt)?;
-        let q = UnitQuat::from_quaternion_normalized(state.q)?;
-        self.y = Some(Product(q, Rn(state.omega)));
-        self.dt = dt;
-        self.t = state.t;
-        self.clock = StepClock::start(state.t, dt);
-        Ok(())
-    }
-
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        let y = self.y.as_ref().ok_or_else(not_started)?;
-        let mut problem = BodyLieOde {
-            body: self.body,
-            torque,
-        };
-        let stepped = self
-            .engine
-            .step(&mut problem, self.t, y, self.dt, &mut self.stats)?;
-        self.y = Some(stepped.state);
-        self.t = self.clock.tick();
-        Ok(())
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        let y = self.y.as_ref().ok_or_else(not_started)?;
-        Ok(RotationalState::new(self.t, *y.0.quaternion(), y.1.0))
     }
 }
 

@@ -4,20 +4,15 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::split::{TorquePoint, split_at_carried_state, split_step};
-use super::stepper::StepClock;
-use super::stepper::impl_catalogue_stepper;
-use super::stepper::{
-    Renormalisation, RotationalCore, RotationalMethod, RotationalState, RunCount, check_start,
-    checked_torque, not_started,
-};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::{Error, Result};
 use crate::lie::so3::So3;
 use crate::lie::unit_quaternion::UnitQuat;
-use crate::stepper::{Stats, StepperInfo};
+use crate::stepper::StepperInfo;
 
 /// The number of fixed-point iterations of MercuryDPM and of the SPIRAL benchmark.
 pub const DEFAULT_ITERATIONS: usize = 3;
@@ -57,14 +52,14 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// step is carried to the lab frame by `D_0ᵀ`, which is the same initialisation in the rotated
 /// frame.
 ///
-/// **Leapfrog.** [`RotationalMethod::angular_velocity`] returns `(t_n − dt/2, D_n ω_{n−½})`,
+/// **Leapfrog.** [`RotationalMethod::angular_velocity`](super::RotationalMethod::angular_velocity) returns `(t_n − dt/2, D_n ω_{n−½})`,
 /// the half-step angular velocity in the body frame of the current `D_n` (as the benchmark
 /// reports and compares it with the exact `ω(t_n − dt/2)`); [`MercuryDpm::lab_angular_velocity`]
 /// gives `ω_{n−½}` itself. [`Stepper::state`](crate::stepper::Stepper::state) returns `(t_n, q_n, ω_n)` with
 /// `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))` (the trait's half explicit step;
 /// one torque evaluation).
 ///
-/// **Rotor.** [`RotationalMethod::orientation`] is the unit quaternion of `D_nᵀ` (Shepperd's
+/// **Rotor.** [`RotationalMethod::orientation`](super::RotationalMethod::orientation) is the unit quaternion of `D_nᵀ` (Shepperd's
 /// conversion, [`UnitQuat::from_rotation`]), with its sign chosen continuous along the
 /// trajectory (the start keeps the given `q_0` normalised). It is computed once per step, since
 /// the torque field takes a rotor. [`MercuryDpm::dcm`] gives `D_n` itself, for the benchmark's
@@ -104,48 +99,29 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// assert!(dcm_relative_error(&lab_to_body(&pfc.orientation()), &d) < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct MercuryDpm {
-    body: RigidBody,
+pub type MercuryDpm = SingleBody<MercuryDpmMethod>;
+
+/// The definition of [`MercuryDpm`]: the number of fixed-point iterations for `ω_{n+½}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MercuryDpmMethod {
     iterations: usize,
-    dt: f64,
-    t: f64,
-    clock: StepClock,
-    /// `D_n`, lab → body.
-    dcm: Matrix3<f64>,
-    /// The rotor of `D_nᵀ`, sign-continuous.
-    q: Quaternion<f64>,
-    /// `ω_{n−½}`, lab frame.
-    omega_lab: Vector3<f64>,
-    /// `D_n ω_{n−½}`, body frame.
-    omega_body: Vector3<f64>,
-    started: bool,
-    run: RunCount,
 }
 
-impl MercuryDpm {
-    /// The method for `body` with [`DEFAULT_ITERATIONS`] = 3 fixed-point iterations.
-    pub fn new(body: RigidBody) -> Self {
+impl Default for MercuryDpmMethod {
+    /// [`DEFAULT_ITERATIONS`] = 3 fixed-point iterations.
+    fn default() -> Self {
         Self {
-            body,
             iterations: DEFAULT_ITERATIONS,
-            dt: 0.0,
-            t: 0.0,
-            clock: StepClock::default(),
-            dcm: Matrix3::identity(),
-            q: Quaternion::identity(),
-            omega_lab: Vector3::zeros(),
-            omega_body: Vector3::zeros(),
-            started: false,
-            run: RunCount::default(),
         }
     }
+}
 
+impl MercuryDpmMethod {
     /// The method with `iterations` fixed-point iterations for `ω_{n+½}`.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `iterations` if it is zero.
-    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
+    pub fn with_iterations(iterations: usize) -> Result<Self> {
         if iterations == 0 {
             return Err(Error::InvalidParameter {
                 name: "iterations",
@@ -153,25 +129,55 @@ impl MercuryDpm {
                 expected: "at least one fixed-point iteration".into(),
             });
         }
-        let mut method = Self::new(body);
-        method.iterations = iterations;
-        Ok(method)
+        Ok(Self { iterations })
     }
 
     /// The number of fixed-point iterations per step.
     pub fn iterations(&self) -> usize {
         self.iterations
     }
+}
+
+/// What [`MercuryDpmMethod`] carries for a body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MercuryDpmState {
+    /// `D_n`, lab → body.
+    pub dcm: Matrix3<f64>,
+    /// The rotor of `D_nᵀ`, sign-continuous.
+    pub q: Quaternion<f64>,
+    /// `ω_{n−½}`, lab frame.
+    pub omega_lab: Vector3<f64>,
+    /// `D_n ω_{n−½}`, body frame.
+    pub omega_body: Vector3<f64>,
+}
+
+impl SingleBody<MercuryDpmMethod> {
+    /// The method for `body` with `iterations` fixed-point iterations for `ω_{n+½}`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `iterations` if it is zero.
+    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
+        Ok(Self::with_method(
+            MercuryDpmMethod::with_iterations(iterations)?,
+            body,
+        ))
+    }
+
+    /// The number of fixed-point iterations per step.
+    pub fn iterations(&self) -> usize {
+        self.method().iterations
+    }
 
     /// The direction-cosine matrix `D_n` (lab → body: `v_b = D v_lab`; its rows are the body
-    /// axes in lab coordinates), orthonormalised.
+    /// axes in lab coordinates), orthonormalised (the identity before the start).
     pub fn dcm(&self) -> Matrix3<f64> {
-        self.dcm
+        self.carried().map_or(Matrix3::identity(), |c| c.dcm)
     }
 
     /// `(t_n − dt/2, ω_{n−½})` in the lab frame.
     pub fn lab_angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_lab)
+        let t = StepperInfo::time(self) - 0.5 * self.dt();
+        (t, self.carried().map_or(Vector3::zeros(), |c| c.omega_lab))
     }
 }
 
@@ -209,134 +215,123 @@ fn rotor_of(d: &Matrix3<f64>, previous: &Quaternion<f64>) -> Quaternion<f64> {
     }
 }
 
-impl StepperInfo for MercuryDpm {
-    fn name(&self) -> &str {
-        "mercurydpm"
+impl RigidBodyMethod for MercuryDpmMethod {
+    type Carried = MercuryDpmState;
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 1;
+    const SYNC_EVALUATES: bool = true;
+
+    /// Normalised every step by the Gram–Schmidt of its matrix update, which is part of the
+    /// method (not a policy).
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "mercurydpm",
+            evaluations: 1,
+            leapfrog: true,
+            renormalisable: false,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [1, 1],
+        }
     }
 
-    fn time(&self) -> f64 {
-        self.t
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
     }
 
-    fn stats(&self) -> Stats {
-        self.run.stats()
-    }
-}
-
-impl_catalogue_stepper!(MercuryDpm);
-
-impl RotationalMethod for MercuryDpm {
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        normalize(q)
     }
 
-    fn is_leapfrog(&self) -> bool {
-        true
+    /// Normalises the rotor and sets `D_0 = R(q_0)ᵀ` (`ω_{−½}` comes with the start's torque).
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> MercuryDpmState {
+        let q = normalize(q);
+        MercuryDpmState {
+            dcm: lab_to_body(&q),
+            q,
+            omega_lab: Vector3::zeros(),
+            omega_body: *omega,
+        }
     }
 
-    fn renormalisation(&self) -> Renormalisation {
-        Renormalisation::EveryStep
-    }
-
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
-    }
-
-    /// `(t_n − dt/2, D_n ω_{n−½})`: the half-step angular velocity in the body frame of `D_n`.
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_body)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
-
-impl<T: TorqueField> RotationalCore<T> for MercuryDpm {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.run
-    }
-
-    /// Normalises the rotor, sets `D_0 = R(q_0)ᵀ` and
     /// `ω_{−½} = D_0ᵀ (ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0)))`.
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        check_start(state, dt)?;
-        self.started = false;
-        let q = normalize(&state.q);
-        let tau = checked_torque(torque, state.t, &q, &state.omega)?;
-        let omega_body =
-            state.omega - (0.5 * dt) * self.body.angular_acceleration(&state.omega, &tau);
-        let dcm = lab_to_body(&q);
-        self.dt = dt;
-        self.t = state.t;
-        self.clock = StepClock::start(state.t, dt);
-        self.q = q;
-        self.dcm = dcm;
-        self.omega_lab = dcm.transpose() * omega_body;
-        self.omega_body = omega_body;
-        self.started = true;
-        Ok(())
+    fn absorb_start(
+        &self,
+        body: &RigidBody,
+        c: &mut MercuryDpmState,
+        _: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        let omega = c.omega_body;
+        c.omega_body = omega - (0.5 * dt) * body.angular_acceleration(&omega, tau);
+        c.omega_lab = c.dcm.transpose() * c.omega_body;
+        finite_rotation(&c.q, &c.omega_body) && c.omega_lab.iter().all(|x| x.is_finite())
+    }
+
+    /// The torque at `(t_n, q_n, D_n ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self, _: &RigidBody, c: &MercuryDpmState, _: bool, _: f64) -> ((), TorquePoint) {
+        let at = TorquePoint {
+            q: c.q,
+            omega: c.omega_body,
+        };
+        ((), at)
     }
 
     #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    /// `(t_n, q_n, ω_n)` with `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`; one
-    /// torque evaluation.
-    ///
-    /// # Errors
-    /// The stepper was not started; a non-finite torque.
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        let tau = checked_torque(torque, self.t, &self.q, &self.omega_body)?;
-        let omega = self.omega_body
-            + (0.5 * self.dt) * self.body.angular_acceleration(&self.omega_body, &tau);
-        Ok(RotationalState::new(self.t, self.q, omega))
-    }
-}
-
-split_at_carried_state!(impl[] MercuryDpm,
-    carried: |mercury| (
-        mercury.started,
-        TorquePoint {
-            t: mercury.t,
-            q: mercury.q,
-            omega: mercury.omega_body,
-        },
-    ),
-    finish: |mercury, tau| {
-        let dt = mercury.dt;
-        let d = mercury.dcm;
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut MercuryDpmState,
+        _: (),
+        tau: &Vector3<f64>,
+        _: bool,
+        dt: f64,
+    ) -> bool {
+        let d = c.dcm;
         let dt_mat = d.transpose();
         let m = dt_mat * tau;
-        let inertia_lab = dt_mat * Matrix3::from_diagonal(&mercury.body.inertia()) * d;
-        let inverse_lab = dt_mat * Matrix3::from_diagonal(&mercury.body.inverse_inertia()) * d;
-        let mut w = mercury.omega_lab;
-        for _ in 0..mercury.iterations {
-            w = mercury.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
+        let inertia_lab = dt_mat * Matrix3::from_diagonal(&body.inertia()) * d;
+        let inverse_lab = dt_mat * Matrix3::from_diagonal(&body.inverse_inertia()) * d;
+        let mut w = c.omega_lab;
+        for _ in 0..self.iterations {
+            w = c.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
         }
         let mut rate = Matrix3::zeros();
         for (mut rate_row, d_row) in rate.row_iter_mut().zip(d.row_iter()) {
             rate_row.copy_from(&w.cross(&d_row.transpose()).transpose());
         }
         let dcm = orthonormalise_columns(&(d + dt * rate));
-        let q = rotor_of(&dcm, &mercury.q);
+        let q = rotor_of(&dcm, &c.q);
         let omega_body = dcm * w;
-        let t = mercury.clock.after(1);
-        RotationalState::new(t, q, omega_body).check_finite("state")?;
-        if !dcm.iter().chain(w.iter()).all(|x| x.is_finite()) {
-            return Err(Error::NonFiniteState { what: "state", t });
-        }
-        mercury.t = mercury.clock.tick();
-        mercury.dcm = dcm;
-        mercury.q = q;
-        mercury.omega_lab = w;
-        mercury.omega_body = omega_body;
-        Ok(())
-    },
-    start_rotor: normalize,
-);
+        *c = MercuryDpmState {
+            dcm,
+            q,
+            omega_lab: w,
+            omega_body,
+        };
+        finite_rotation(&q, &omega_body) && dcm.iter().chain(w.iter()).all(|x| x.is_finite())
+    }
+
+    fn rotor(c: &MercuryDpmState) -> Quaternion<f64> {
+        c.q
+    }
+
+    /// `D_n ω_{n−½}`: the half-step angular velocity in the body frame of `D_n`.
+    fn carried_omega(c: &MercuryDpmState) -> Vector3<f64> {
+        c.omega_body
+    }
+
+    /// `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`.
+    fn sync(
+        &self,
+        body: &RigidBody,
+        c: &MercuryDpmState,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        c.omega_body + (0.5 * dt) * body.angular_acceleration(&c.omega_body, tau)
+    }
+}

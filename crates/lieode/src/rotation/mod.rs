@@ -44,9 +44,14 @@
 //! Gram–Schmidt is part of its matrix update and not an option; the Lie engines stay on the
 //! group by construction.
 //!
-//! Every method with one torque evaluation per step is split at it ([`SplitStep`]: prepare the
-//! torque point, finish with the torque), so that [`crate::system::CatalogueSystem`] runs the
-//! same arithmetic on N bodies whose loads come from one evaluation of a system force model.
+//! **One definition per method.** Each method is a [`RigidBodyMethod`]: the mathematics of a
+//! step split at its torque evaluation (`prepare` the torque point, `finish` with the torque),
+//! its start and its synchronisation, given the body, the torque, the carried state and the step
+//! size as values, with one information row ([`MethodInfo`]). The single-body stepper is
+//! [`SingleBody`]`<K>` (each method's stepper type is an alias, e.g. [`DirectEuler`]); the
+//! many-body [`crate::system::CatalogueSystem`]`<K>` runs the same two calls on N bodies around
+//! one evaluation of a system force model. The Lie-group engines ([`LieEngine`]) evaluate the
+//! torque inside their stages and are steppers of their own.
 //!
 //! Orders are the slopes measured in `tests/rotation_spiral.rs` and `tests/rotation_classic.rs`
 //! on the SPIRAL cylinder and on an asymmetric body under an attitude- and time-dependent torque
@@ -64,39 +69,41 @@ pub mod fincham;
 pub mod johnson;
 pub mod lie_engine;
 pub mod mercurydpm;
+mod method;
 pub mod omega_integrator;
 pub mod omelyan;
 pub mod rk4;
+mod single_body;
 pub mod spiral;
 pub mod spiral_leapfrog;
 pub mod spiral_magnus;
 pub mod spiral_omelyan;
-pub mod split;
 pub mod stepper;
 pub mod torque;
 pub mod velocity_verlet;
 
 pub use crate::body::{RigidBody, quaternion};
-pub use buss::Buss;
-pub use direct_euler::DirectEuler;
-pub use fincham::Fincham;
-pub use johnson::Johnson;
+pub use buss::{Buss, BussMethod};
+pub use direct_euler::{DirectEuler, DirectEulerMethod};
+pub use fincham::{Fincham, FinchamMethod};
+pub use johnson::{Johnson, JohnsonMethod};
 pub use lie_engine::LieEngine;
-pub use mercurydpm::MercuryDpm;
+pub use mercurydpm::{MercuryDpm, MercuryDpmMethod, MercuryDpmState};
+pub use method::{MethodInfo, RigidBodyMethod, TorquePoint};
 pub use omega_integrator::{
     EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
     OmegaIntegrator,
 };
-pub use omelyan::Omelyan;
-pub use rk4::Rk4;
-pub use spiral::Spiral;
-pub use spiral_leapfrog::SpiralLeapfrog;
-pub use spiral_magnus::SpiralMagnus;
+pub use omelyan::{Omelyan, OmelyanMethod};
+pub use rk4::{Rk4, Rk4Method};
+pub use single_body::SingleBody;
+pub use spiral::{Spiral, SpiralMethod};
+pub use spiral_leapfrog::{SpiralLeapfrog, SpiralLeapfrogMethod};
+pub use spiral_magnus::{SpiralMagnus, SpiralMagnusMethod, SpiralMagnusState};
 pub use spiral_omelyan::SpiralOmelyan;
-pub use split::{RotorFirst, SplitStep, TorquePoint};
 pub use stepper::{
-    CatalogueStepper, CountedTorque, Renormalisation, Renormaliser, RotationalMethod,
-    RotationalState, RunCount, check_step_size, checked_torque, not_started,
+    CatalogueStepper, ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalMethod,
+    RotationalState,
 };
 pub use torque::{BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, TorqueField};
-pub use velocity_verlet::VelocityVerlet;
+pub use velocity_verlet::{VelocityVerlet, VelocityVerletMethod};

@@ -1,25 +1,23 @@
 //! Omelyan's advanced leapfrog (Omelyan 1998; SPIRAL App. B.5), its fixed-point iteration for
-//! the half-step angular velocity, and the stepper [`OmelyanLeapfrog`] that it shares with
+//! the half-step angular velocity, and the definition [`OmelyanMethod`] that it shares with
 //! [`super::spiral_omelyan`]: the two methods differ only in the start and the rotor update
 //! ([`OmelyanVariant`]).
 
-use core::fmt;
 use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::split::{TorquePoint, split_at_carried_state, split_step};
-use super::stepper::StepClock;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalMethod, RotationalState, RunCount,
-    check_start, checked_torque, not_started,
-};
-use super::stepper::{start_on_span, state_counted, step_counted};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::spiral_leapfrog::half_kick;
+use super::stepper::Renormalisation;
+#[cfg(doc)]
+use super::stepper::RotationalMethod;
 use crate::body::RigidBody;
-use crate::body::quaternion::times_pure;
+use crate::body::quaternion::{normalize, times_pure};
 use crate::error::{Error, Result};
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo};
+#[cfg(doc)]
+use crate::stepper::Stepper;
 
 /// The number of fixed-point iterations the SPIRAL benchmark uses (App. B.5: "we always used
 /// three iterations").
@@ -103,55 +101,18 @@ pub(crate) fn cayley_update(q: &Quaternion<f64>, omega: &Vector3<f64>, dt: f64) 
     (q * (1.0 - a) + times_pure(q, omega) * (0.5 * dt)) / (1.0 + a)
 }
 
-/// The start of a half-step method: `ω_{−½} = map(body, ω_0, τ(t_0, q_0, ω_0))` (one torque
-/// evaluation), after checking the step size and the state, and checking the result.
-pub(crate) fn half_step_start<T, F>(
+/// Omelyan's half-step start: `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ_0)`.
+#[inline]
+pub(crate) fn omelyan_half_step_back(
     body: &RigidBody,
-    torque: &mut T,
-    state: &RotationalState,
+    omega: &Vector3<f64>,
+    tau: &Vector3<f64>,
     dt: f64,
-    map: F,
-) -> Result<Vector3<f64>>
-where
-    T: TorqueField,
-    F: FnOnce(&RigidBody, &Vector3<f64>, &Vector3<f64>) -> Vector3<f64>,
-{
-    check_start(state, dt)?;
-    let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-    let omega_half = map(body, &state.omega, &tau);
-    RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
-    Ok(omega_half)
+) -> Vector3<f64> {
+    omega - body.angular_acceleration(omega, tau) * (0.5 * dt)
 }
 
-/// Omelyan's half-step start:
-/// `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0))` (one torque evaluation).
-pub(crate) fn omelyan_start<T: TorqueField>(
-    body: &RigidBody,
-    torque: &mut T,
-    state: &RotationalState,
-    dt: f64,
-) -> Result<Vector3<f64>> {
-    half_step_start(body, torque, state, dt, |body, omega, tau| {
-        omega - body.angular_acceleration(omega, tau) * (0.5 * dt)
-    })
-}
-
-/// The synchronised state of a half-step method as [`Stepper::state`](crate::stepper::Stepper::state) prescribes:
-/// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))` (one torque evaluation).
-pub(crate) fn synchronised_state<T: TorqueField>(
-    body: &RigidBody,
-    torque: &mut T,
-    t: f64,
-    q: &Quaternion<f64>,
-    omega_half: &Vector3<f64>,
-    dt: f64,
-) -> Result<RotationalState> {
-    let tau = checked_torque(torque, t, q, omega_half)?;
-    let omega = omega_half + body.angular_acceleration(omega_half, &tau) * (0.5 * dt);
-    Ok(RotationalState::new(t, *q, omega))
-}
-
-/// What sets the two methods of [`OmelyanLeapfrog`] apart: the name, the start (`ω_{−½}` from
+/// What sets the two methods of [`OmelyanMethod`] apart: the name, the start (`ω_{−½}` from
 /// the initial state) and the rotor update (`q_{n+1}` from `q_n` and `ω_{n+½}`).
 ///
 /// Sealed: implemented by [`OmelyanCayley`] ([`Omelyan`]) and
@@ -164,26 +125,20 @@ pub(crate) mod sealed {
 
     use nalgebra::{Quaternion, Vector3};
 
-    use super::super::stepper::RotationalState;
-    use super::super::torque::TorqueField;
     use crate::body::RigidBody;
-    use crate::error::Result;
 
     /// The variant's name, start and rotor update.
-    pub trait Variant {
-        /// The method's name ([`super::super::RotationalMethod::name`]).
+    pub trait Variant: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
+        /// The method's name ([`crate::stepper::StepperInfo::name`]).
         const NAME: &'static str;
-        /// The name of the type alias, shown by [`core::fmt::Debug`].
-        const TYPE_NAME: &'static str;
 
-        /// `ω_{−½}` from `state` for the step `dt`, with one torque evaluation; checks the step
-        /// size and the state, and that the result is finite.
-        fn start<T: TorqueField>(
+        /// `ω_{−½}` from `ω_0` and the torque `τ_0 = τ(t_0, q_0, ω_0)` for the step `dt`.
+        fn half_step_back(
             body: &RigidBody,
-            torque: &mut T,
-            state: &RotationalState,
+            omega: &Vector3<f64>,
+            tau: &Vector3<f64>,
             dt: f64,
-        ) -> Result<Vector3<f64>>;
+        ) -> Vector3<f64>;
 
         /// `q_{n+1}` from `q_n` and `ω_{n+½}` (before any renormalisation).
         fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64)
@@ -191,7 +146,7 @@ pub(crate) mod sealed {
     }
 }
 
-/// Omelyan's own variant of [`OmelyanLeapfrog`], the method [`Omelyan`]: Omelyan's start
+/// Omelyan's own variant of [`OmelyanMethod`], the method [`Omelyan`]: Omelyan's start
 /// `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ_0)` and the Cayley-type rotor update (SPIRAL
 /// Eq. B.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -199,16 +154,15 @@ pub struct OmelyanCayley;
 
 impl sealed::Variant for OmelyanCayley {
     const NAME: &'static str = "omelyan";
-    const TYPE_NAME: &'static str = "Omelyan";
 
     #[inline]
-    fn start<T: TorqueField>(
+    fn half_step_back(
         body: &RigidBody,
-        torque: &mut T,
-        state: &RotationalState,
+        omega: &Vector3<f64>,
+        tau: &Vector3<f64>,
         dt: f64,
-    ) -> Result<Vector3<f64>> {
-        omelyan_start(body, torque, state, dt)
+    ) -> Vector3<f64> {
+        omelyan_half_step_back(body, omega, tau, dt)
     }
 
     #[inline]
@@ -219,85 +173,37 @@ impl sealed::Variant for OmelyanCayley {
 
 impl OmelyanVariant for OmelyanCayley {}
 
-/// The stepper behind [`Omelyan`] and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan):
+/// The definition behind [`Omelyan`] and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan):
 /// the angular velocity at half steps by Omelyan's fixed point ([`omelyan_half_step`], one
-/// torque evaluation per step), the start and the rotor update by the variant `V`
-/// ([`OmelyanVariant`]), and an optional renormalisation of `q_{n+1}` at the end of the step.
-/// Use it through the two aliases, whose documentation gives the equations, the measured
-/// orders and the renormalisation notes.
-#[derive(Clone)]
-pub struct OmelyanLeapfrog<V> {
-    body: RigidBody,
-    /// The end-of-step renormalisation (policy and step count).
-    renormaliser: Renormaliser,
+/// torque evaluation per step, `iterations` sweeps), the start and the rotor update by the
+/// variant `V` ([`OmelyanVariant`]). Use it through the two aliases, whose documentation gives
+/// the equations, the measured orders and the renormalisation notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OmelyanMethod<V> {
     iterations: usize,
-    dt: f64,
-    t: f64,
-    clock: StepClock,
-    q: Quaternion<f64>,
-    /// `ω_{n−½}`.
-    omega_half: Vector3<f64>,
-    started: bool,
-    run: RunCount,
     variant: PhantomData<V>,
 }
 
-impl<V: OmelyanVariant> fmt::Debug for OmelyanLeapfrog<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct(V::TYPE_NAME)
-            .field("body", &self.body)
-            .field("renormaliser", &self.renormaliser)
-            .field("iterations", &self.iterations)
-            .field("dt", &self.dt)
-            .field("t", &self.t)
-            .field("q", &self.q)
-            .field("omega_half", &self.omega_half)
-            .field("started", &self.started)
-            .finish()
-    }
-}
-
-impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
-    /// The method for `body` with [`DEFAULT_ITERATIONS`] fixed-point iterations.
-    pub fn new(body: RigidBody) -> Self {
+impl<V> Default for OmelyanMethod<V> {
+    /// [`DEFAULT_ITERATIONS`] fixed-point iterations.
+    fn default() -> Self {
         Self {
-            body,
-            renormaliser: Renormaliser::NEVER,
             iterations: DEFAULT_ITERATIONS,
-            dt: 0.0,
-            t: 0.0,
-            clock: StepClock::default(),
-            q: Quaternion::identity(),
-            omega_half: Vector3::zeros(),
-            started: false,
-            run: RunCount::default(),
             variant: PhantomData,
         }
     }
+}
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the documentation of [`Omelyan`]
-    /// and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)). Steps are counted from
-    /// [`Stepper::start`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            renormaliser: Renormaliser::new(policy)?,
-            ..self
-        })
-    }
-
-    /// The method for `body` with `iterations` fixed-point iterations per step.
+impl<V: OmelyanVariant> OmelyanMethod<V> {
+    /// The method with `iterations` fixed-point iterations per step.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `iterations` if it is 0.
-    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
+    pub fn with_iterations(iterations: usize) -> Result<Self> {
         check_iterations(iterations)?;
         Ok(Self {
             iterations,
-            ..Self::new(body)
+            variant: PhantomData,
         })
     }
 
@@ -307,118 +213,109 @@ impl<V: OmelyanVariant> OmelyanLeapfrog<V> {
     }
 }
 
-impl<V: OmelyanVariant> StepperInfo for OmelyanLeapfrog<V> {
-    fn name(&self) -> &str {
-        V::NAME
+impl<V: OmelyanVariant> SingleBody<OmelyanMethod<V>> {
+    /// The method for `body` with `iterations` fixed-point iterations per step.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `iterations` if it is 0.
+    pub fn with_iterations(body: RigidBody, iterations: usize) -> Result<Self> {
+        Ok(Self::with_method(
+            OmelyanMethod::with_iterations(iterations)?,
+            body,
+        ))
     }
 
-    fn time(&self) -> f64 {
-        self.t
-    }
-
-    fn stats(&self) -> Stats {
-        self.run.stats()
-    }
-}
-
-impl<V: OmelyanVariant, T: TorqueField> Stepper<T> for OmelyanLeapfrog<V> {
-    type State = RotationalState;
-    type Segment = NoDenseOutput<RotationalState>;
-
-    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
-        start_on_span(self, torque, span, y0)
-    }
-
-    #[inline]
-    fn step(&mut self, torque: &mut T) -> Result<StepReport> {
-        step_counted(self, torque)
-    }
-
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        state_counted(self, torque)
+    /// The number of fixed-point iterations per step.
+    pub fn iterations(&self) -> usize {
+        self.method().iterations
     }
 }
 
-impl<V: OmelyanVariant> RotationalMethod for OmelyanLeapfrog<V> {
-    fn torque_evaluations_per_step(&self) -> usize {
-        1
+impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
+    /// `(q_n, ω_{n−½})`.
+    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 1;
+    const SYNC_EVALUATES: bool = true;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: V::NAME,
+            evaluations: 1,
+            leapfrog: true,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::Never,
+            order: [2, 2],
+        }
     }
 
-    fn is_leapfrog(&self) -> bool {
-        true
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
     }
 
-    fn renormalisation(&self) -> Renormalisation {
-        self.renormaliser.policy()
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (*q, *omega)
     }
 
-    fn orientation(&self) -> Quaternion<f64> {
-        self.q
+    /// `ω_{−½}` by the variant's start.
+    fn absorb_start(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        c.1 = V::half_step_back(body, &c.1, tau, dt);
+        finite_rotation(&c.0, &c.1)
     }
 
-    fn angular_velocity(&self) -> (f64, Vector3<f64>) {
-        (self.t - 0.5 * self.dt, self.omega_half)
-    }
-
-    fn body(&self) -> &RigidBody {
-        &self.body
-    }
-}
-
-split_at_carried_state!(impl[V: OmelyanVariant] OmelyanLeapfrog<V>,
-    carried: |omelyan| (
-        omelyan.started,
-        TorquePoint {
-            t: omelyan.t,
-            q: omelyan.q,
-            omega: omelyan.omega_half,
-        },
-    ),
-    finish: |omelyan, tau| {
-        let dt = omelyan.dt;
-        omelyan.omega_half = omelyan_half_step(&omelyan.body, &omelyan.omega_half, tau, dt, omelyan.iterations);
-        omelyan.q = omelyan
-            .renormaliser
-            .apply(V::rotor_update(&omelyan.q, &omelyan.omega_half, dt));
-        omelyan.t = omelyan.clock.tick();
-        RotationalState::new(omelyan.t, omelyan.q, omelyan.omega_half).check_finite("state")
-    }
-);
-
-impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V> {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.run
-    }
-
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.started = false;
-        self.omega_half = V::start(&self.body, torque, state, dt)?;
-        self.dt = dt;
-        self.t = state.t;
-        self.clock = StepClock::start(state.t, dt);
-        self.q = state.q;
-        self.renormaliser.reset();
-        self.started = true;
-        Ok(())
+    /// The torque at `(t_n, q_n, ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
+        ((), TorquePoint { q: c.0, omega: c.1 })
     }
 
     #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let (q, omega_half) = c;
+        *omega_half = omelyan_half_step(body, omega_half, tau, dt, self.iterations);
+        let q_next = V::rotor_update(q, omega_half, dt);
+        *q = if renormalise {
+            normalize(&q_next)
+        } else {
+            q_next
+        };
+        finite_rotation(q, omega_half)
     }
 
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        if !self.started {
-            return Err(not_started());
-        }
-        synchronised_state(
-            &self.body,
-            torque,
-            self.t,
-            &self.q,
-            &self.omega_half,
-            self.dt,
-        )
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
+    }
+
+    /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))`.
+    fn sync(
+        &self,
+        body: &RigidBody,
+        c: &Self::Carried,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        half_kick(body, &c.1, tau, dt)
     }
 }
 
@@ -446,7 +343,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
 /// fixed-point iterations is an
 /// option ([`Omelyan::with_iterations`], default [`DEFAULT_ITERATIONS`] = 3).
 ///
-/// The stepper is [`OmelyanLeapfrog`] with the variant [`OmelyanCayley`]; it shares all but the
+/// The method is [`OmelyanMethod`] with the variant [`OmelyanCayley`]; it shares all but the
 /// start and the rotor update with [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
@@ -455,7 +352,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
 /// the local order.)
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`], as in the benchmark.
-/// [`Omelyan::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the step:
+/// [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the step:
 /// the SPIRAL paper (§3 and App. B.5) found that the method accumulates errors over long runs
 /// although it preserves the norm by construction, and suggests normalising the quaternion
 /// sporadically (`Every(n)`) or every step (`EveryStep`). The step has no other normalisation.
@@ -482,7 +379,7 @@ impl<V: OmelyanVariant, T: TorqueField> RotationalCore<T> for OmelyanLeapfrog<V>
 /// assert!(Omelyan::with_iterations(body, 0).is_err());
 /// # Ok::<(), lieode::Error>(())
 /// ```
-pub type Omelyan = OmelyanLeapfrog<OmelyanCayley>;
+pub type Omelyan = SingleBody<OmelyanMethod<OmelyanCayley>>;
 
 #[cfg(test)]
 mod tests {

@@ -3,16 +3,11 @@
 
 use nalgebra::{Quaternion, SVector, Vector3};
 
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
-};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 use crate::body::RigidBody;
-use crate::body::quaternion::times_pure;
-#[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::body::quaternion::{normalize, times_pure};
 use crate::tableau::registry::RK4;
 
 /// Stages of the classical method.
@@ -51,7 +46,7 @@ const STAGES: usize = 4;
 ///
 /// **Renormalisation.** By default the rotor is normalised after every step
 /// ([`Renormalisation::EveryStep`], the `normalise` above, as in the benchmark);
-/// [`Rk4::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The stage rotors
+/// [`SingleBody::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The stage rotors
 /// are never normalised (the method is classical RK4 on ℝ⁷), so the policy governs the only
 /// normalisation of the step. Without it `|q|` drifts by the rotor's fourth-order error
 /// (`|q| − 1` = −1.2e-10 on the SPIRAL cylinder at dt = 1e-3, t = 1, and at round-off level,
@@ -77,22 +72,20 @@ const STAGES: usize = 4;
 /// assert!((rk4.orientation().norm() - 1.0).abs() < 1e-15);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Rk4 {
-    /// The shared state (`ω_n`) and the end-of-step renormalisation.
-    core: StepperCore,
+pub type Rk4 = SingleBody<Rk4Method>;
+
+/// The definition of [`Rk4`]: the coefficients of the registry's [`RK4`] tableau.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rk4Method {
     /// Row-major `A` of the tableau.
     a: [f64; STAGES * STAGES],
     b: [f64; STAGES],
     c: [f64; STAGES],
-    /// Stage derivatives, kept between steps (no allocation per step).
-    k: [SVector<f64, 7>; STAGES],
 }
 
-impl Rk4 {
-    /// The method for `body`, with the coefficients of the registry's
-    /// [`RK4`] tableau.
-    pub fn new(body: RigidBody) -> Self {
+impl Default for Rk4Method {
+    /// The coefficients of the registry's [`RK4`] tableau.
+    fn default() -> Self {
         let mut a = [0.0; STAGES * STAGES];
         let mut b = [0.0; STAGES];
         let mut c = [0.0; STAGES];
@@ -105,93 +98,143 @@ impl Rk4 {
         for (dst, src) in c.iter_mut().zip(RK4.c.iter()) {
             *dst = *src;
         }
-        Self {
-            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
-            a,
-            b,
-            c,
-            k: [SVector::zeros(); STAGES],
-        }
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
-    }
-
-    /// The ambient right-hand side at `(t, x)`, with a checked torque.
-    #[inline]
-    fn rhs<T: TorqueField>(
-        &self,
-        torque: &mut T,
-        t: f64,
-        x: &SVector<f64, 7>,
-    ) -> Result<SVector<f64, 7>> {
-        let q = Quaternion::new(x[0], x[1], x[2], x[3]);
-        let omega = Vector3::new(x[4], x[5], x[6]);
-        let tau = checked_torque(torque, t, &q, &omega)?;
-        let dq = times_pure(&q, &omega) * 0.5;
-        let dw = self.core.body.angular_acceleration(&omega, &tau);
-        Ok(SVector::<f64, 7>::from([
-            dq.w, dq.i, dq.j, dq.k, dw.x, dw.y, dw.z,
-        ]))
+        Self { a, b, c }
     }
 }
 
-impl_rotational_method!(Rk4, "rk4", STAGES, false);
+/// The ambient state `(q, ω) ∈ ℝ⁷` the stages work on.
+type Ambient = SVector<f64, 7>;
 
-impl<T: TorqueField> RotationalCore<T> for Rk4 {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+/// A step in progress: the state at `t_n`, the current stage's state and the stage
+/// derivatives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rk4Stages {
+    y: Ambient,
+    x: Ambient,
+    k: [Ambient; STAGES],
+}
+
+/// The torque point of an ambient state.
+#[inline(always)]
+fn point(x: &Ambient) -> TorquePoint {
+    TorquePoint {
+        q: Quaternion::new(x[0], x[1], x[2], x[3]),
+        omega: Vector3::new(x[4], x[5], x[6]),
     }
+}
 
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.start(state, dt)
-    }
+/// The ambient right-hand side at `x` with the body torque `tau` there.
+#[inline]
+fn rhs(body: &RigidBody, x: &Ambient, tau: &Vector3<f64>) -> Ambient {
+    let TorquePoint { q, omega } = point(x);
+    let dq = times_pure(&q, &omega) * 0.5;
+    let dw = body.angular_acceleration(&omega, tau);
+    Ambient::from([dq.w, dq.i, dq.j, dq.k, dw.x, dw.y, dw.z])
+}
 
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let h = self.core.dt;
-        let (q0, omega0) = (self.core.q, self.core.omega);
-        let y = SVector::<f64, 7>::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
-        for i in 0..STAGES {
-            let mut x = y;
-            for j in 0..i {
-                let aij = self.a[i * STAGES + j];
-                if aij != 0.0 {
-                    x.axpy(h * aij, &self.k[j], 1.0);
-                }
-            }
-            self.k[i] = self.rhs(torque, self.core.t + self.c[i] * h, &x)?;
+impl RigidBodyMethod for Rk4Method {
+    /// `(q_n, ω_n)`.
+    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Pending = Rk4Stages;
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const STAGES: usize = STAGES;
+    const START_EVALUATIONS: usize = 0;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "rk4",
+            evaluations: STAGES,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [4, 4],
         }
-        let mut y1 = y;
-        for (bi, ki) in self.b.iter().zip(&self.k) {
+    }
+
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
+    }
+
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (*q, *omega)
+    }
+
+    /// The first stage at `(t_n, q_n, ω_n)`.
+    #[inline]
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Self::Carried,
+        _: bool,
+        _: f64,
+    ) -> (Rk4Stages, TorquePoint) {
+        let (q0, omega0) = c;
+        let y = Ambient::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
+        let stages = Rk4Stages {
+            y,
+            x: y,
+            k: [Ambient::zeros(); STAGES],
+        };
+        (stages, point(&y))
+    }
+
+    fn stage_fraction(&self, stage: usize) -> f64 {
+        self.c[stage]
+    }
+
+    /// `k_{s−1} = F(x_{s−1})`, then `x_s = y + dt Σ_{j<s} a_sj k_j`.
+    #[inline]
+    fn stage(
+        &self,
+        body: &RigidBody,
+        _: &Self::Carried,
+        p: &mut Rk4Stages,
+        stage: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> TorquePoint {
+        p.k[stage - 1] = rhs(body, &p.x, tau);
+        let mut x = p.y;
+        for j in 0..stage {
+            let aij = self.a[stage * STAGES + j];
+            if aij != 0.0 {
+                x.axpy(dt * aij, &p.k[j], 1.0);
+            }
+        }
+        p.x = x;
+        point(&x)
+    }
+
+    #[inline]
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        mut p: Rk4Stages,
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        p.k[STAGES - 1] = rhs(body, &p.x, tau);
+        let mut y1 = p.y;
+        for (bi, ki) in self.b.iter().zip(&p.k) {
             if *bi != 0.0 {
-                y1.axpy(h * *bi, ki, 1.0);
+                y1.axpy(dt * *bi, ki, 1.0);
             }
         }
-        let c = &mut self.core;
-        let mut renormaliser = c.renormaliser;
-        let q = renormaliser.apply(Quaternion::new(y1[0], y1[1], y1[2], y1[3]));
-        let omega = Vector3::new(y1[4], y1[5], y1[6]);
-        let t = c.next_time();
-        RotationalState::new(t, q, omega).check_finite("state")?;
-        c.tick();
-        c.q = q;
-        c.omega = omega;
-        c.renormaliser = renormaliser;
-        Ok(())
+        let TorquePoint { q, omega } = point(&y1);
+        let q = if renormalise { normalize(&q) } else { q };
+        *c = (q, omega);
+        finite_rotation(&q, &omega)
     }
 
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
     }
 }

@@ -1,20 +1,15 @@
 //! SPIRAL, non-leapfrog variant (del Valle et al. 2024, App. A).
 
-use super::split::{split_at_carried_state, split_step};
+use nalgebra::{Quaternion, Vector3};
 
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    impl_rotational_method,
-};
-use super::torque::TorqueField;
 use crate::body::RigidBody;
-use crate::body::quaternion::exp_pure;
-#[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::body::quaternion::{exp_pure, normalize};
 
 /// SPIRAL, non-leapfrog (synchronous) variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024,
 /// App. A, Eqs. A.1–A.3, with the angular velocity by Eqs. 9–10).
@@ -50,7 +45,7 @@ use crate::error::Result;
 /// [`super::spiral_magnus::SpiralMagnus`] for a third-order alternative at the same cost.
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`], as in the paper and its benchmark.
-/// [`Spiral::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the step
+/// [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the step
 /// (`EveryStep`, or `Every(n)` as YADE does for the leapfrog variant with n = 5000); the step has
 /// no other normalisation. Without it `|q| − 1` random-walks by round-off: measured up to 1.4e-14
 /// after 10⁴ steps and 9e-13 after 10⁵ steps (SPIRAL cylinder, dt = 1e-4 and 1e-5).
@@ -75,76 +70,104 @@ use crate::error::Result;
 /// assert!((spiral.orientation().norm() - 1.0).abs() < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Spiral {
-    /// The shared state (`ω_n`) and the end-of-step renormalisation.
-    core: StepperCore,
+pub type Spiral = SingleBody<SpiralMethod>;
+
+/// The definition of [`Spiral`]: its angular-velocity update.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpiralMethod {
     /// The angular-velocity update (SSPRK3 unless chosen otherwise).
-    integrator: OmegaIntegrator,
-    /// `integrator` for the body and `dt`, set by `start`.
-    step_map: FixedStepOmega,
+    pub integrator: OmegaIntegrator,
 }
 
-impl Spiral {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        let integrator = OmegaIntegrator::ssprk3();
-        Self {
-            core: StepperCore::new(body, Renormaliser::NEVER),
-            step_map: integrator.with_step(&body, 0.0),
-            integrator,
-        }
-    }
-
+impl SingleBody<SpiralMethod> {
     /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
     /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step; see
     /// [`OmegaIntegrator`] for what it changes).
     pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
-        Self {
-            step_map: integrator.with_step(&self.core.body, self.core.dt),
-            integrator,
-            ..self
-        }
+        self.with_method_parameters(SpiralMethod { integrator })
     }
 
     /// The angular-velocity update in use.
     pub fn omega_integrator(&self) -> &OmegaIntegrator {
-        &self.integrator
-    }
-
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
+        &self.method().integrator
     }
 }
 
-impl_rotational_method!(Spiral, "spiral", 1, false);
+impl RigidBodyMethod for SpiralMethod {
+    /// `(q_n, ω_n)`.
+    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Pending = ();
+    /// The body and the ω map for its step.
+    type Constants = (RigidBody, FixedStepOmega);
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 0;
+    const SYNC_EVALUATES: bool = false;
 
-split_at_carried_state!(impl[] Spiral,
-    carried: |spiral| spiral.core.carried(),
-    finish: |spiral, tau| {
-        let c = &mut spiral.core;
-        let dt = c.dt;
-        let acceleration = c.body.angular_acceleration(&c.omega, tau);
-        c.q = c.renormaliser.apply(
-            c.q * exp_pure(&(c.omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt))),
-        );
-        c.omega = match &spiral.step_map {
-            FixedStepOmega::Three(map) => map.advance(&c.omega, tau),
-            other => advance_out_of_line(other, &c.omega, tau),
-        };
-        c.tick();
-        c.state().check_finite("state")
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "spiral",
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::Never,
+            order: [1, 1],
+        }
     }
-);
+
+    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants {
+        (*body, self.integrator.with_step(body, dt))
+    }
+
+    fn begin(&self, _: &Self::Constants, q: &Quaternion<f64>, w: &Vector3<f64>) -> Self::Carried {
+        (*q, *w)
+    }
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(
+        &self,
+        _: &Self::Constants,
+        c: &Self::Carried,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        ((), TorquePoint { q: c.0, omega: c.1 })
+    }
+
+    #[inline(always)]
+    fn finish(
+        &self,
+        k: &Self::Constants,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let (q, omega) = c;
+        let acceleration = k.0.angular_acceleration(omega, tau);
+        let q_next =
+            *q * exp_pure(&(*omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt)));
+        *q = if renormalise {
+            normalize(&q_next)
+        } else {
+            q_next
+        };
+        *omega = match &k.1 {
+            FixedStepOmega::Three(map) => map.advance(omega, tau),
+            other => advance_out_of_line(other, omega, tau),
+        };
+        finite_rotation(q, omega)
+    }
+
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
+    }
+}
 
 /// The ω update with a map of other than three stages, as a call: the three-stage path
 /// (SSPRK3, the default) stays inlined in the step as it was before the choice existed.
@@ -156,26 +179,4 @@ fn advance_out_of_line(
     torque: &nalgebra::Vector3<f64>,
 ) -> nalgebra::Vector3<f64> {
     map.advance(omega, torque)
-}
-
-impl<T: TorqueField> RotationalCore<T> for Spiral {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
-    }
-
-    fn start(&mut self, _torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.start(state, dt)?;
-        self.step_map = self.integrator.with_step(&self.core.body, dt);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        self.core.ensure_started()?;
-        Ok(self.core.state())
-    }
 }

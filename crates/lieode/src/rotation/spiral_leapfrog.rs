@@ -6,20 +6,13 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::omelyan::synchronised_state;
-use super::split::{split_at_carried_state, split_step};
-#[cfg(doc)]
-use super::stepper::RotationalMethod;
-use super::stepper::{
-    ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalCore, RotationalState,
-    RunCount, StepperCore, check_step_size, checked_torque, impl_rotational_method,
-};
-use super::torque::TorqueField;
-use crate::body::RigidBody;
-use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
-use crate::error::{Error, Result};
-
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
+use super::single_body::SingleBody;
+use super::stepper::{ROTOR_NORM_SQUARED_MIN, Renormalisation, RotationalMethod, check_step_size};
+use crate::body::RigidBody;
+use crate::body::quaternion::{exp_pure, normalize, rotate, rotate_inverse};
+use crate::error::{Error, Result};
 
 /// SPIRAL, leapfrog variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024, §2, Eqs. 7–10).
 ///
@@ -59,7 +52,7 @@ use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`], as in the paper and its benchmark
 /// (SPIRAL needs no normalisation; the paper's Fig. 4 compares the cost of the methods with and
-/// without it). [`SpiralLeapfrog::with_renormalisation`] adds a normalisation of `q_{n+1}` at
+/// without it). [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}` at
 /// the end of the step: YADE, whose default integrator this is, normalises every 5000 steps
 /// (`Every(5000)`); `EveryStep` pins `|q|` to 1 within one ulp. The step has no other
 /// normalisation. Without it `|q| − 1` drifts by round-off, without bound: measured up to 1e-14
@@ -90,42 +83,27 @@ use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
 /// assert!((spiral.orientation().norm() - 1.0).abs() < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct SpiralLeapfrog {
-    /// The shared state (carrying `ω_{n−½}`) and the end-of-step renormalisation.
-    core: StepperCore,
+pub type SpiralLeapfrog = SingleBody<SpiralLeapfrogMethod>;
+
+/// The definition of [`SpiralLeapfrog`]: its angular-velocity update.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpiralLeapfrogMethod {
     /// The angular-velocity update (SSPRK3 unless chosen otherwise).
-    integrator: OmegaIntegrator,
-    /// `integrator` for the body and `dt`, set by `start`.
-    step_map: FixedStepOmega,
+    pub integrator: OmegaIntegrator,
 }
 
-impl SpiralLeapfrog {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        let integrator = OmegaIntegrator::ssprk3();
-        Self {
-            core: StepperCore::new(body, Renormaliser::NEVER),
-            step_map: integrator.with_step(&body, 0.0),
-            integrator,
-        }
-    }
-
+impl SingleBody<SpiralLeapfrogMethod> {
     /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
     /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step, and
     /// the same tableau for the start's half step back; see [`OmegaIntegrator`] for what it
     /// changes).
     pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
-        Self {
-            step_map: integrator.with_step(&self.core.body, self.core.dt),
-            integrator,
-            ..self
-        }
+        self.with_method_parameters(SpiralLeapfrogMethod { integrator })
     }
 
     /// The angular-velocity update in use.
     pub fn omega_integrator(&self) -> &OmegaIntegrator {
-        &self.integrator
+        &self.method().integrator
     }
 
     /// One leapfrog step with the angular velocity and the torque **in the lab frame**, as
@@ -197,9 +175,12 @@ impl SpiralLeapfrog {
         }
         let omega_body = rotate_inverse(q, omega_lab);
         let torque_body = rotate_inverse(q, torque_lab);
-        let omega_next = self
-            .integrator
-            .advance(&self.core.body, &omega_body, &torque_body, dt);
+        let omega_next = self.omega_integrator().advance(
+            RotationalMethod::body(self),
+            &omega_body,
+            &torque_body,
+            dt,
+        );
         let q_next = q * exp_pure(&(omega_next * (0.5 * dt)));
         let omega_next_lab = rotate(&q_next, &omega_next);
         if finite(q_next.coords.as_slice()) && finite(omega_next_lab.as_slice()) {
@@ -211,45 +192,130 @@ impl SpiralLeapfrog {
             })
         }
     }
+}
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
+impl RigidBodyMethod for SpiralLeapfrogMethod {
+    /// `(q_n, ω_{n−½})`.
+    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Pending = ();
+    /// The body and the ω map for its step.
+    type Constants = (RigidBody, FixedStepOmega);
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 1;
+    const SYNC_EVALUATES: bool = true;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "spiral_leapfrog",
+            evaluations: 1,
+            leapfrog: true,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::Never,
+            order: [2, 2],
+        }
+    }
+
+    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants {
+        (*body, self.integrator.with_step(body, dt))
+    }
+
+    fn begin(&self, _: &Self::Constants, q: &Quaternion<f64>, w: &Vector3<f64>) -> Self::Carried {
+        (*q, *w)
+    }
+
+    /// The half step back: `ω_{−½}` by the ω map of step `−dt/2` with `τ(t_0, q_0, ω_0)`.
+    fn absorb_start(
+        &self,
+        k: &Self::Constants,
+        c: &mut Self::Carried,
+        _: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        c.1 = self.integrator.advance(&k.0, &c.1, tau, -0.5 * dt);
+        finite_rotation(&c.0, &c.1)
+    }
+
+    /// The torque at `(t_n, q_n, ω_{n−½})`.
+    #[inline(always)]
+    fn prepare(
+        &self,
+        _: &Self::Constants,
+        c: &Self::Carried,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        ((), TorquePoint { q: c.0, omega: c.1 })
+    }
+
+    #[inline(always)]
+    fn finish(
+        &self,
+        k: &Self::Constants,
+        c: &mut Self::Carried,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        match &k.1 {
+            FixedStepOmega::Three(map) => {
+                leapfrog_update(c, renormalise, dt, |w| map.advance(w, tau))
+            }
+            other => leapfrog_update_out_of_line(c, renormalise, dt, other, tau),
+        }
+        finite_rotation(&c.0, &c.1)
+    }
+
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
+    }
+
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
+    }
+
+    /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))`.
+    fn sync(
+        &self,
+        k: &Self::Constants,
+        c: &Self::Carried,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        half_kick(&k.0, &c.1, tau, dt)
     }
 }
 
-impl_rotational_method!(SpiralLeapfrog, "spiral_leapfrog", 1, true);
-
-split_at_carried_state!(impl[] SpiralLeapfrog,
-    carried: |spiral| spiral.core.carried(),
-    finish: |spiral, tau| {
-        let c = &mut spiral.core;
-        match &spiral.step_map {
-            FixedStepOmega::Three(map) => leapfrog_update(c, |w| map.advance(w, tau)),
-            other => leapfrog_update_out_of_line(c, other, tau),
-        }
-        c.tick();
-        c.state().check_finite("state")
-    }
-);
+/// The synchronised angular velocity of a half-step method:
+/// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ_n)`.
+#[inline]
+pub(crate) fn half_kick(
+    body: &RigidBody,
+    omega_half: &Vector3<f64>,
+    tau: &Vector3<f64>,
+    dt: f64,
+) -> Vector3<f64> {
+    omega_half + body.angular_acceleration(omega_half, tau) * (0.5 * dt)
+}
 
 /// Eqs. 9–10 by `advance`, then Eq. 7: `ω_{n+½} = advance(ω_{n−½})`,
 /// `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (renormalised as the policy says).
 #[inline(always)]
-fn leapfrog_update(c: &mut StepperCore, advance: impl Fn(&Vector3<f64>) -> Vector3<f64>) {
-    let dt = c.dt;
-    c.omega = advance(&c.omega);
-    c.q = c
-        .renormaliser
-        .apply(c.q * exp_pure(&(c.omega * (0.5 * dt))));
+fn leapfrog_update(
+    c: &mut (Quaternion<f64>, Vector3<f64>),
+    renormalise: bool,
+    dt: f64,
+    advance: impl Fn(&Vector3<f64>) -> Vector3<f64>,
+) {
+    let (q, omega) = c;
+    *omega = advance(omega);
+    let q_next = *q * exp_pure(&(*omega * (0.5 * dt)));
+    *q = if renormalise {
+        normalize(&q_next)
+    } else {
+        q_next
+    };
 }
 
 /// [`leapfrog_update`] with an ω map of other than three stages, as a call. The step takes ω
@@ -259,35 +325,12 @@ fn leapfrog_update(c: &mut StepperCore, advance: impl Fn(&Vector3<f64>) -> Vecto
 /// stepper it replaced (paired criterion runs).
 #[cold]
 #[inline(never)]
-fn leapfrog_update_out_of_line(c: &mut StepperCore, map: &FixedStepOmega, torque: &Vector3<f64>) {
-    leapfrog_update(c, |w| map.advance(w, torque));
-}
-
-impl<T: TorqueField> RotationalCore<T> for SpiralLeapfrog {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
-    }
-
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        let omega_half = self
-            .integrator
-            .advance(&self.core.body, &state.omega, &tau, -0.5 * dt);
-        RotationalState::new(state.t, state.q, omega_half).check_finite("state")?;
-        self.core.commit(dt, state.t, state.q, omega_half);
-        self.step_map = self.integrator.with_step(&self.core.body, dt);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
-        self.core.ensure_started()?;
-        let c = &self.core;
-        synchronised_state(&c.body, torque, c.t, &c.q, &c.omega, c.dt)
-    }
+fn leapfrog_update_out_of_line(
+    c: &mut (Quaternion<f64>, Vector3<f64>),
+    renormalise: bool,
+    dt: f64,
+    map: &FixedStepOmega,
+    torque: &Vector3<f64>,
+) {
+    leapfrog_update(c, renormalise, dt, |w| map.advance(w, torque));
 }

@@ -3,19 +3,14 @@
 
 use nalgebra::{Quaternion, Vector3};
 
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
 use super::omega_integrator::EulerSsprk3;
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
-};
-use super::torque::TorqueField;
 use crate::body::RigidBody;
-use crate::body::quaternion::exp_pure;
-#[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::body::quaternion::{exp_pure, normalize};
 
 /// The time derivative of Euler's equations (SPIRAL Eq. 8) along a motion:
 /// `ω̈ = ∂ω̇/∂ω · ω̇ + J⁻¹ τ̇`, componentwise
@@ -129,7 +124,7 @@ fn magnus_step(
 /// asymmetric body under a constant body torque (where the errors at the smallest step,
 /// ~5e-13, approach the reference's accuracy).
 ///
-/// **Renormalisation.** Default [`Renormalisation::Never`]. [`SpiralMagnus::with_renormalisation`]
+/// **Renormalisation.** Default [`Renormalisation::Never`]. [`SingleBody::with_renormalisation`]
 /// adds a normalisation of `q_{n+1}` at the end of the step (`EveryStep` or `Every(n)`); the
 /// start's predictor step (used only for the torque rate) is not normalised, and the step has no
 /// other normalisation. Without it `|q| − 1` random-walks by round-off (measured up to 1e-12
@@ -154,84 +149,121 @@ fn magnus_step(
 /// assert!((magnus.orientation().norm() - 1.0).abs() < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct SpiralMagnus {
-    /// The shared state (`ω_n`) and the end-of-step renormalisation.
-    core: StepperCore,
+pub type SpiralMagnus = SingleBody<SpiralMagnusMethod>;
+
+/// The definition of [`SpiralMagnus`]: SSPRK3 on Euler's equations with modelled stage torques.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SpiralMagnusMethod {
     map: EulerSsprk3,
+}
+
+/// What [`SpiralMagnusMethod`] carries for a body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpiralMagnusState {
+    /// `q_n`.
+    pub q: Quaternion<f64>,
+    /// `ω_n`.
+    pub omega: Vector3<f64>,
     /// `τ_{n−1}`, `τ_{n−2}` (the first `known` of them are valid).
     previous: [Vector3<f64>; 2],
-    known: usize,
+    known: u8,
     /// The torque rate of the first step, from the start's predictor.
     start_rate: Vector3<f64>,
 }
 
-impl SpiralMagnus {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::NEVER),
-            map: EulerSsprk3::new(),
+impl RigidBodyMethod for SpiralMagnusMethod {
+    type Carried = SpiralMagnusState;
+    type Pending = ();
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = false;
+    const START_EVALUATIONS: usize = 2;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "spiral_magnus",
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::Never,
+            order: [3, 3],
+        }
+    }
+
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
+    }
+
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> SpiralMagnusState {
+        SpiralMagnusState {
+            q: *q,
+            omega: *omega,
             previous: [Vector3::zeros(); 2],
             known: 0,
             start_rate: Vector3::zeros(),
         }
     }
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::Never`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
-    }
-}
-
-impl_rotational_method!(SpiralMagnus, "spiral_magnus", 1, false);
-
-impl<T: TorqueField> RotationalCore<T> for SpiralMagnus {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
-    }
-
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        let tau = checked_torque(torque, state.t, &state.q, &state.omega)?;
+    /// The predictor: one step from `(q_0, ω_0)` with the torque frozen at `τ_0` (stored by the
+    /// first start evaluation).
+    fn start_point(
+        &self,
+        body: &RigidBody,
+        c: &SpiralMagnusState,
+        _: usize,
+        dt: f64,
+    ) -> TorquePoint {
         let frozen = TorqueModel {
-            torque: tau,
+            torque: c.previous[0],
             rate: Vector3::zeros(),
             curvature: Vector3::zeros(),
         };
-        let (q1, omega1) = magnus_step(
-            &self.core.body,
-            &self.map,
-            &state.q,
-            &state.omega,
-            &frozen,
-            dt,
-        );
-        let t1 = state.t + dt;
-        RotationalState::new(t1, q1, omega1).check_finite("state")?;
-        let tau1 = checked_torque(torque, t1, &q1, &omega1)?;
-        self.start_rate = (tau1 - tau) / dt;
-        self.known = 0;
-        self.core.commit(dt, state.t, state.q, state.omega);
-        Ok(())
+        let (q, omega) = magnus_step(body, &self.map, &c.q, &c.omega, &frozen, dt);
+        TorquePoint { q, omega }
     }
 
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        self.core.ensure_started()?;
-        let c = &mut self.core;
-        let dt = c.dt;
-        let tau = checked_torque(torque, c.t, &c.q, &c.omega)?;
-        let [p1, p2] = self.previous;
-        let (rate, curvature) = match self.known {
-            0 => (self.start_rate, Vector3::zeros()),
+    /// Stage 0 keeps `τ_0`; stage 1 sets the first step's torque rate
+    /// `(τ(t_0 + dt, q̃_1, ω̃_1) − τ_0)/dt`.
+    fn absorb_start(
+        &self,
+        _: &RigidBody,
+        c: &mut SpiralMagnusState,
+        stage: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        if stage == 0 {
+            c.previous[0] = *tau;
+        } else {
+            c.start_rate = (tau - c.previous[0]) / dt;
+        }
+        true
+    }
+
+    /// The torque at `(t_n, q_n, ω_n)`.
+    #[inline(always)]
+    fn prepare(&self, _: &RigidBody, c: &SpiralMagnusState, _: bool, _: f64) -> ((), TorquePoint) {
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
+    }
+
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut SpiralMagnusState,
+        _: (),
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool {
+        let [p1, p2] = c.previous;
+        let (rate, curvature) = match c.known {
+            0 => (c.start_rate, Vector3::zeros()),
             1 => ((tau - p1) / dt, Vector3::zeros()),
             _ => (
                 (tau * 3.0 - p1 * 4.0 + p2) / (2.0 * dt),
@@ -239,21 +271,23 @@ impl<T: TorqueField> RotationalCore<T> for SpiralMagnus {
             ),
         };
         let model = TorqueModel {
-            torque: tau,
+            torque: *tau,
             rate,
             curvature,
         };
-        let (q, omega) = magnus_step(&c.body, &self.map, &c.q, &c.omega, &model, dt);
-        c.q = c.renormaliser.apply(q);
+        let (q, omega) = magnus_step(body, &self.map, &c.q, &c.omega, &model, dt);
+        c.q = if renormalise { normalize(&q) } else { q };
         c.omega = omega;
-        self.previous = [tau, p1];
-        self.known = (self.known + 1).min(2);
-        c.tick();
-        c.state().check_finite("state")
+        c.previous = [*tau, p1];
+        c.known = (c.known + 1).min(2);
+        finite_rotation(&c.q, &c.omega)
     }
 
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        self.core.ensure_started()?;
-        Ok(self.core.state())
+    fn rotor(c: &SpiralMagnusState) -> Quaternion<f64> {
+        c.q
+    }
+
+    fn carried_omega(c: &SpiralMagnusState) -> Vector3<f64> {
+        c.omega
     }
 }

@@ -4,14 +4,12 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::omega_integrator::EulerSsprk3;
-use super::omelyan::{OmelyanLeapfrog, OmelyanVariant, half_step_start, sealed};
-use super::stepper::RotationalState;
-use super::torque::TorqueField;
+use super::omelyan::{OmelyanMethod, OmelyanVariant, sealed};
+use super::single_body::SingleBody;
 use crate::body::RigidBody;
 use crate::body::quaternion::exp_pure;
-use crate::error::Result;
 
-/// The SPIRAL variant of [`OmelyanLeapfrog`], the method [`SpiralOmelyan`]: SPIRAL's start (the
+/// The SPIRAL variant of [`OmelyanMethod`], the method [`SpiralOmelyan`]: SPIRAL's start (the
 /// SSPRK3 map of step `−dt/2` with the initial torque frozen, [`EulerSsprk3`]) and SPIRAL's
 /// exponential rotor update `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (SPIRAL Eq. 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -19,18 +17,15 @@ pub struct SpiralExponential;
 
 impl sealed::Variant for SpiralExponential {
     const NAME: &'static str = "spiral_omelyan";
-    const TYPE_NAME: &'static str = "SpiralOmelyan";
 
     #[inline]
-    fn start<T: TorqueField>(
+    fn half_step_back(
         body: &RigidBody,
-        torque: &mut T,
-        state: &RotationalState,
+        omega: &Vector3<f64>,
+        tau: &Vector3<f64>,
         dt: f64,
-    ) -> Result<Vector3<f64>> {
-        half_step_start(body, torque, state, dt, |body, omega, tau| {
-            EulerSsprk3::new().advance(body, omega, tau, -0.5 * dt)
-        })
+    ) -> Vector3<f64> {
+        EulerSsprk3::new().advance(body, omega, tau, -0.5 * dt)
     }
 
     #[inline]
@@ -70,7 +65,7 @@ impl OmelyanVariant for SpiralExponential {}
 /// exponential keeps `|q| = 1` up to round-off. The number of fixed-point iterations is an
 /// option ([`SpiralOmelyan::with_iterations`], default 3).
 ///
-/// The stepper is [`OmelyanLeapfrog`] with the variant [`SpiralExponential`]; it shares all but
+/// The method is [`OmelyanMethod`] with the variant [`SpiralExponential`]; it shares all but
 /// the start and the rotor update with [`Omelyan`](super::omelyan::Omelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
@@ -80,7 +75,7 @@ impl OmelyanVariant for SpiralExponential {}
 /// ω is Omelyan's.)
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`](super::Renormalisation::Never), as
-/// in the benchmark. [`SpiralOmelyan::with_renormalisation`] adds a normalisation of `q_{n+1}`
+/// in the benchmark. [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}`
 /// at the end of the step (`EveryStep` or `Every(n)`); the step has no other normalisation.
 /// Without it `|q| − 1` random-walks by round-off (measured up to 9.5e-13 after 10⁵ steps on
 /// the SPIRAL cylinder, dt = 1e-5).
@@ -106,4 +101,4 @@ impl OmelyanVariant for SpiralExponential {}
 /// assert!((hybrid.orientation().norm() - 1.0).abs() < 1e-14);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-pub type SpiralOmelyan = OmelyanLeapfrog<SpiralExponential>;
+pub type SpiralOmelyan = SingleBody<OmelyanMethod<SpiralExponential>>;

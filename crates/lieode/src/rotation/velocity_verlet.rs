@@ -1,19 +1,13 @@
 //! Velocity Verlet for the rotational motion, as the SPIRAL benchmark codes it (body frame,
 //! Euler-like rotor update with the half-step angular velocity, normalised every step).
 
-use nalgebra::Vector3;
+use nalgebra::{Quaternion, Vector3};
 
-use super::split::{RotorFirst, SplitStep, TorquePoint, split_step};
-use super::stepper::{
-    Renormalisation, Renormaliser, RotationalCore, RotationalState, RunCount, StepperCore,
-    checked_torque, impl_rotational_method,
-};
-use super::torque::TorqueField;
+use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::single_body::SingleBody;
+use super::stepper::Renormalisation;
 use crate::body::RigidBody;
-use crate::body::quaternion::times_pure;
-#[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::body::quaternion::{normalize, times_pure};
 
 /// Velocity Verlet (SPIRAL App. B.2, Eqs. B.2–B.3; Verlet 1967 52 of the paper), every
 /// quantity in the body frame. With `τ_n` the torque cached from the previous step (or from
@@ -49,7 +43,7 @@ use crate::error::Result;
 ///
 /// **Renormalisation.** By default the rotor is normalised after every step
 /// ([`Renormalisation::EveryStep`], the `normalise` above, as in the benchmark);
-/// [`VelocityVerlet::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The
+/// [`SingleBody::with_renormalisation`] chooses another policy (`Never`, `Every(n)`). The
 /// step contains no other normalisation; the torque is evaluated at the rotor the policy leaves.
 /// Without normalisation the rotor grows like Direct Euler's (the same Euler-like update, a
 /// drift of first order in dt: `|q| − 1` = 8.5e-2 on the SPIRAL cylinder at dt = 1e-3, t = 1;
@@ -76,105 +70,101 @@ use crate::error::Result;
 /// assert!((verlet.orientation().norm() - 1.0).abs() < 1e-15);
 /// # Ok::<(), lieode::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct VelocityVerlet {
-    /// The shared state (`ω_n`) and the end-of-step renormalisation.
-    core: StepperCore,
-    /// The body torque at `(t_n, q_n)`, evaluated at the end of the previous step.
-    torque: Vector3<f64>,
-}
+pub type VelocityVerlet = SingleBody<VelocityVerletMethod>;
 
-impl VelocityVerlet {
-    /// The method for `body`.
-    pub fn new(body: RigidBody) -> Self {
-        Self {
-            core: StepperCore::new(body, Renormaliser::EVERY_STEP),
-            torque: Vector3::zeros(),
+/// The definition of [`VelocityVerlet`] (no parameters).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VelocityVerletMethod;
+
+impl RigidBodyMethod for VelocityVerletMethod {
+    /// `(q_n, ω_n, τ_n)`: the body torque at `(t_n, q_n)`, evaluated at the end of the previous
+    /// step (at the start for `n = 0`).
+    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    /// The new rotor and `ω_{n+½}`.
+    type Pending = (Quaternion<f64>, Vector3<f64>);
+    type Constants = RigidBody;
+    const TORQUE_AT_END: bool = true;
+    const START_EVALUATIONS: usize = 1;
+    const SYNC_EVALUATES: bool = false;
+
+    fn info(&self) -> MethodInfo {
+        MethodInfo {
+            name: "velocity_verlet",
+            evaluations: 1,
+            leapfrog: false,
+            renormalisable: true,
+            default_renormalisation: Renormalisation::EveryStep,
+            order: [1, 1],
         }
     }
 
-    /// The method with the end-of-step renormalisation `policy` instead of the default
-    /// [`Renormalisation::EveryStep`] (see **Renormalisation** in the type's documentation). Steps
-    /// are counted from [`Stepper::start`](crate::stepper::Stepper::start).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming `renormalisation` for `Every(0)`.
-    pub fn with_renormalisation(self, policy: Renormalisation) -> Result<Self> {
-        Ok(Self {
-            core: self.core.with_renormalisation(policy)?,
-            ..self
-        })
+    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+        *body
     }
-}
 
-impl_rotational_method!(VelocityVerlet, "velocity_verlet", 1, false);
+    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+        (*q, *omega, Vector3::zeros())
+    }
 
-impl SplitStep for VelocityVerlet {
-    type Pending = RotorFirst;
-    const TORQUE_AT_END: bool = true;
+    /// `τ_0 = τ(t_0, q_0, ω_0)`.
+    fn absorb_start(
+        &self,
+        _: &RigidBody,
+        c: &mut Self::Carried,
+        _: usize,
+        tau: &Vector3<f64>,
+        _: f64,
+    ) -> bool {
+        c.2 = *tau;
+        true
+    }
 
     /// The half kick and the rotor update, then the torque at `(t_{n+1}, q_{n+1}, ω_{n+½})`.
     #[inline(always)]
-    fn prepare(&self) -> Result<(RotorFirst, TorquePoint)> {
-        self.core.ensure_started()?;
-        let c = &self.core;
-        let dt = c.dt;
+    fn prepare(
+        &self,
+        body: &RigidBody,
+        c: &Self::Carried,
+        renormalise: bool,
+        dt: f64,
+    ) -> (Self::Pending, TorquePoint) {
+        let (q, omega, torque) = c;
         let half = 0.5 * dt;
-        let omega_half = c.omega + half * c.body.angular_acceleration(&c.omega, &self.torque);
-        let mut renormaliser = c.renormaliser;
-        let q = renormaliser.apply(c.q + times_pure(&c.q, &omega_half) * (0.5 * dt));
-        let pending = RotorFirst {
-            q,
-            omega: omega_half,
-            renormaliser,
+        let omega_half = omega + half * body.angular_acceleration(omega, torque);
+        let q_next = q + times_pure(q, &omega_half) * (0.5 * dt);
+        let q_next = if renormalise {
+            normalize(&q_next)
+        } else {
+            q_next
         };
         let at = TorquePoint {
-            t: c.next_time(),
-            q,
+            q: q_next,
             omega: omega_half,
         };
-        Ok((pending, at))
+        ((q_next, omega_half), at)
     }
 
     #[inline(always)]
-    fn finish(&mut self, pending: RotorFirst, tau: &Vector3<f64>) -> Result<()> {
-        let RotorFirst {
-            q,
-            omega: omega_half,
-            renormaliser,
-        } = pending;
-        let c = &mut self.core;
-        let half = 0.5 * c.dt;
-        let t = c.next_time();
-        let omega = omega_half + half * c.body.angular_acceleration(&omega_half, tau);
-        RotationalState::new(t, q, omega).check_finite("state")?;
-        c.tick();
-        c.q = q;
-        c.omega = omega;
-        self.torque = *tau;
-        c.renormaliser = renormaliser;
-        Ok(())
-    }
-}
-
-impl<T: TorqueField> RotationalCore<T> for VelocityVerlet {
-    fn run_mut(&mut self) -> &mut RunCount {
-        &mut self.core.run
+    fn finish(
+        &self,
+        body: &RigidBody,
+        c: &mut Self::Carried,
+        (q, omega_half): Self::Pending,
+        tau: &Vector3<f64>,
+        _: bool,
+        dt: f64,
+    ) -> bool {
+        let half = 0.5 * dt;
+        let omega = omega_half + half * body.angular_acceleration(&omega_half, tau);
+        *c = (q, omega, *tau);
+        finite_rotation(&q, &omega)
     }
 
-    fn start(&mut self, torque: &mut T, state: &RotationalState, dt: f64) -> Result<()> {
-        self.core.begin(state, dt)?;
-        self.torque = checked_torque(torque, state.t, &state.q, &state.omega)?;
-        self.core.commit(dt, state.t, state.q, state.omega);
-        Ok(())
+    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
+        c.0
     }
 
-    #[inline(always)]
-    fn step(&mut self, torque: &mut T) -> Result<()> {
-        split_step(self, torque)
-    }
-
-    fn state(&mut self, _torque: &mut T) -> Result<RotationalState> {
-        Ok(self.core.state())
+    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
+        c.1
     }
 }

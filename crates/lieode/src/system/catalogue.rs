@@ -1,20 +1,21 @@
-//! Every one-evaluation method of the rotational catalogue on N bodies in six degrees of
-//! freedom, with the Störmer–Verlet translation.
+//! Every one-stage method of the rotational catalogue on N bodies in six degrees of freedom,
+//! with the Störmer–Verlet translation: the many-body adapter of [`RigidBodyMethod`].
 
-use crate::body::Frame;
 use nalgebra::{Quaternion, Vector3};
 
 use super::body::Body;
-use super::forces::{Loads, SystemForces, SystemView};
-use super::plan::{Plan, checked, for_each_body, impl_system_info};
+use super::forces::{
+    BodyModel, BodyModelVisitor, BodyView, Loads, METHOD_STATE, SystemForces, SystemView,
+};
+use super::plan::{self, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
-use crate::body::RigidBody;
 use crate::body::quaternion::rotate_inverse;
+use crate::body::{Frame, RigidBody};
 use crate::error::{Error, Result};
-use crate::rotation::{ConstantBodyTorque, RotationalState, SplitStep};
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::rotation::{Renormaliser, RigidBodyMethod, SingleBody, TorquePoint};
+use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
-/// A one-evaluation method `K` of the rotational catalogue ([`SplitStep`]: SPIRAL leapfrog and
+/// A one-stage method `K` of the rotational catalogue ([`RigidBodyMethod`]: SPIRAL leapfrog and
 /// non-leapfrog, SPIRAL+Omelyan, Omelyan, Fincham, Velocity Verlet, Direct Euler, Buss,
 /// Johnson, MercuryDPM/PFC4) on N bodies, with the Störmer–Verlet translation and **one load
 /// evaluation per step**, at the time the method takes its torque:
@@ -37,33 +38,51 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 ///   finish every body with τ_{n+1};  v_{n+1} = v_{n+½} + Δt/2 F_{n+1}/m
 ///   ```
 ///
-/// `ω*` is the angular velocity the method hands its torque field ([`SplitStep::prepare`]):
+/// `ω*` is the angular velocity the method hands its torque ([`RigidBodyMethod::prepare`]):
 /// `ω_{n−½}` for the leapfrog rotations, `ω_n` for SPIRAL, Direct Euler and Buss, `ω_{n+½}` for
 /// Velocity Verlet, `J⁻¹R(q_{n+1})ᵀL_n` for Johnson. **Velocity-dependent forces** therefore see
 /// a velocity half a step behind the positions in both forms, and are first-order accurate
 /// (measured, `tests/system_catalogue.rs`). Lab-frame torques are rotated into the body frame
 /// with the rotor of the torque point.
 ///
-/// Each body's rotation is its own instance of the single-body method (the per-body state the
-/// method carries, e.g. Fincham's `L_{n−½}`, lives there); the positions, velocities and the
-/// torque points the force model sees are arrays. With one body under a body-frame torque the
-/// rotation is the single-body method bit for bit, and `CatalogueSystem<SpiralLeapfrog>` is
-/// [`super::SpiralLeapfrogSystem`] bit for bit (tested); the latter is the allocation-lean fast
-/// path for SPIRAL.
+/// **The start** evaluates the loads at `(t_0, x_0, v_0, start_rotor(q_0), ω_0)` for every
+/// method; a method with more start evaluations (SPIRAL–Magnus's predictor at `t_0 + Δt`)
+/// evaluates the loads again at its start points, with the positions and velocities of `t_0`.
+///
+/// Each body's rotation is the method's one definition applied to that body's carried state
+/// (e.g. Fincham's `L_{n−½}`); the positions, velocities and carried states are arrays, and
+/// equal bodies share one set of the method's constants. With one body under a body-frame
+/// torque the rotation is the single-body stepper ([`SingleBody`]) bit for bit (tested).
+///
+/// **One pass per step.** For a force model whose loads on a body depend on that body alone
+/// ([`crate::system::PerBody`]), each body's loads are evaluated inside its update
+/// ([`SystemForces::with_body_model`]): one pass over memory, the same arithmetic as the
+/// two-pass step every other model takes (prepare every body, evaluate the model once, finish
+/// every body).
 ///
 /// With the `parallel` feature the bodies are processed on rayon's pool; each body's update is
 /// independent, so results are identical for any number of threads.
 #[derive(Debug, Clone)]
-pub struct CatalogueSystem<K: SplitStep> {
+pub struct CatalogueSystem<K: RigidBodyMethod> {
+    method: K,
+    /// The end-of-step normalisation policy (its count restarts with every run).
+    renormaliser: Renormaliser,
     bodies: Vec<Body>,
-    methods: Vec<K>,
-    plan: Option<Plan>,
+    /// The distinct bodies with the method's constants for the run's step (set by `start`).
+    kinds: Vec<(Body, K::Constants)>,
+    /// Each body's entry in `kinds` (a uniform system reads one cached entry).
+    kind_of: Vec<u32>,
+    /// The run's clock (`None` before the start).
+    clock: Option<FixedClock>,
+    /// The normalisation count of the run.
+    counting: Renormaliser,
     positions: Vec<Vector3<f64>>,
     /// `v_{n−½}` (torque at `t_n`) or `v_n` (torque at `t_{n+1}`).
     velocities: Vec<Vector3<f64>>,
-    /// What each body's `prepare` handed to its `finish`.
+    carried: Vec<K::Carried>,
+    /// What each body's `prepare` handed to its `finish` (the two-pass step).
     pending: Vec<K::Pending>,
-    /// The rotors and angular velocities of the torque points.
+    /// The rotors and angular velocities of the torque points (the two-pass step's view).
     at_rotors: Vec<Quaternion<f64>>,
     at_omegas: Vec<Vector3<f64>>,
     /// The last loads and the frame of their torques (the velocity Verlet form kicks with them).
@@ -72,30 +91,25 @@ pub struct CatalogueSystem<K: SplitStep> {
     stats: Stats,
 }
 
-/// The bound a catalogue method needs to run on a system: split at its torque evaluation, and
-/// started and synchronised through the [`Stepper`] protocol under a frozen torque.
-pub trait SystemMethod:
-    SplitStep + Stepper<ConstantBodyTorque, State = RotationalState> + Clone + Send + Sync
-{
-}
-
-impl<K> SystemMethod for K where
-    K: SplitStep + Stepper<ConstantBodyTorque, State = RotationalState> + Clone + Send + Sync
-{
-}
-
-impl<K: SystemMethod> CatalogueSystem<K> {
-    /// The method `method(body)` (e.g. `Fincham::new`, or a closure setting a renormalisation
-    /// policy) on `bodies`.
-    pub fn new(bodies: Vec<Body>, method: impl Fn(RigidBody) -> K) -> Self {
-        let methods = bodies.iter().map(|b| method(*b.rigid())).collect();
+impl<K: RigidBodyMethod> CatalogueSystem<K> {
+    /// The method of the single-body stepper `make(body)` (e.g. `Fincham::new`, or a closure
+    /// setting a normalisation policy: its definition and policy are shared by every body) on
+    /// `bodies`.
+    pub fn new(bodies: Vec<Body>, make: impl Fn(RigidBody) -> SingleBody<K>) -> Self {
+        let single = make(bodies.first().map_or_else(unit_sphere, |b| *b.rigid()));
+        let (renormaliser, method) = single.parts();
         Self {
+            method: method.clone(),
+            renormaliser,
             loads: Loads::zeros(bodies.len()),
             bodies,
-            methods,
-            plan: None,
+            kinds: Vec::new(),
+            kind_of: Vec::new(),
+            clock: None,
+            counting: renormaliser,
             positions: Vec::new(),
             velocities: Vec::new(),
+            carried: Vec::new(),
             pending: Vec::new(),
             at_rotors: Vec::new(),
             at_omegas: Vec::new(),
@@ -105,8 +119,8 @@ impl<K: SystemMethod> CatalogueSystem<K> {
     }
 
     /// `n` copies of `body`.
-    pub fn uniform(body: Body, n: usize, method: impl Fn(RigidBody) -> K) -> Self {
-        Self::new(vec![body; n], method)
+    pub fn uniform(body: Body, n: usize, make: impl Fn(RigidBody) -> SingleBody<K>) -> Self {
+        Self::new(vec![body; n], make)
     }
 
     /// The number of bodies.
@@ -119,27 +133,39 @@ impl<K: SystemMethod> CatalogueSystem<K> {
         self.bodies.is_empty()
     }
 
-    /// The single-body method of body `i` (its rotational state as the method carries it).
-    pub fn method(&self, i: usize) -> Option<&K> {
-        self.methods.get(i)
+    /// The method's definition.
+    pub fn method(&self) -> &K {
+        &self.method
+    }
+
+    /// The state the method carries for body `i` (`None` before the start or out of range).
+    pub fn carried(&self, i: usize) -> Option<&K::Carried> {
+        self.clock.and(self.carried.get(i))
     }
 
     /// Every body's torque point of the coming step into `at_rotors`, `at_omegas` and
     /// `pending`.
-    fn prepare(&mut self) -> Result<()> {
+    fn prepare(&mut self, renormalise: bool, dt: f64) {
         let Self {
-            methods,
+            method,
+            kinds,
+            kind_of,
+            carried,
             pending,
             at_rotors,
             at_omegas,
             ..
         } = self;
-        for_each_body!(write methods, write pending, write at_rotors, write at_omegas;
-        |i, (method, pending, q, w)| {
-            let (p, at) = method.prepare().map_err(|e| for_body(e, i))?;
+        let kinds = &*kinds;
+        let method = &*method;
+        let result: Result<()> = for_each_body!(read kind_of, read carried, write pending,
+            write at_rotors, write at_omegas;
+        |_i, (k, c, pending, q, w)| {
+            let (p, at) = method.prepare(&kinds[*k as usize].1, c, renormalise, dt);
             (*pending, *q, *w) = (p, at.q, at.omega);
             Ok(())
-        })
+        });
+        debug_assert!(result.is_ok());
     }
 
     /// The loads at `t` for the positions, the carried velocities and the torque points.
@@ -158,33 +184,52 @@ impl<K: SystemMethod> CatalogueSystem<K> {
         Ok(())
     }
 
-    /// Every body's rotation finished with its torque from the loads, and the translational kick
-    /// `v += kick·Δt F/m` (then, if `drift`, `x += Δt v`); the new states checked at `t`.
-    fn finish(&mut self, dt: f64, kick: f64, drift: bool, t: f64) -> Result<()> {
+    /// The two-pass step's second pass: every body's rotation finished with its torque from the
+    /// loads, and the translational kick `v += kick·Δt F/m` (then, if `drift`, `x += Δt v`).
+    fn finish(&mut self, tick: Tick, kick: f64, drift: bool) -> Result<()> {
         let Self {
-            bodies,
-            methods,
+            method,
+            kinds,
+            kind_of,
             positions,
             velocities,
+            carried,
             pending,
             at_rotors,
             loads,
             frame,
             ..
         } = self;
-        let (forces, torques, frame) = (&loads.forces, &loads.torques, *frame);
-        for_each_body!(read bodies, write methods, write positions, write velocities,
-        read pending, read at_rotors, read forces, read torques;
-        |i, (body, method, x, v, pending, q, force, torque)| {
+        let (kinds, method, frame) = (&*kinds, &*method, *frame);
+        let (forces, torques) = (&loads.forces, &loads.torques);
+        for_each_body!(read kind_of, write positions, write velocities, write carried,
+            read pending, read at_rotors, read forces, read torques;
+        |i, (k, x, v, c, pending, q, force, torque)| {
+            let (body, constants) = &kinds[*k as usize];
             let tau = body_torque(frame, q, torque);
-            method.finish(*pending, &tau).map_err(|e| for_body(e, i))?;
-            *v += force * (kick * dt * body.inverse_mass());
-            if drift {
-                *x += *v * dt;
+            let mut next = *c;
+            if !method.finish(constants, &mut next, *pending, &tau, tick.renormalise, tick.dt) {
+                return Err(Error::NonFiniteBody { what: "state", body: i, t: tick.t_next });
             }
-            finite(x, v, i, t)
+            *c = next;
+            *v += force * (kick * tick.dt * body.inverse_mass());
+            if drift {
+                *x += *v * tick.dt;
+            }
+            finite(x, v, i, tick.t_next)
         })
     }
+}
+
+/// What a step hands every body: the frame of the torques, the time of the loads, `t_{n+1}`,
+/// the step and whether the rotor is normalised.
+#[derive(Debug, Clone, Copy)]
+struct Tick {
+    frame: Frame,
+    t: f64,
+    t_next: f64,
+    dt: f64,
+    renormalise: bool,
 }
 
 /// The body-frame torque at rotor `q` of a model's torque.
@@ -196,18 +241,11 @@ fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3
     }
 }
 
-/// A single-body method's error, with the body's index.
-fn for_body(error: Error, body: usize) -> Error {
-    match error {
-        Error::NonFiniteState { what, t } => Error::NonFiniteBody { what, body, t },
-        other => other.with_value_context(|value| format!("body {body}: {value}")),
-    }
-}
-
 /// Checks a body's position and velocity at `t`.
 #[inline(always)]
 fn finite(x: &Vector3<f64>, v: &Vector3<f64>, body: usize, t: f64) -> Result<()> {
-    if x.iter().chain(v.iter()).all(|c| c.is_finite()) {
+    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+    if zero(x) + zero(v) == 0.0 {
         Ok(())
     } else {
         Err(Error::NonFiniteBody {
@@ -218,53 +256,149 @@ fn finite(x: &Vector3<f64>, v: &Vector3<f64>, body: usize, t: f64) -> Result<()>
     }
 }
 
-impl_system_info!(CatalogueSystem<K> where K: SystemMethod, |s| {
-    s.methods.first().map_or("catalogue", |m| m.name())
-});
+/// Whether every entry of the vectors is finite.
+fn all_finite(vectors: &[&Vector3<f64>]) -> bool {
+    vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
+}
 
-impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K> {
+/// The error of a fused body update that produced something non-finite: the method's own
+/// torque point if it was not finite (the model cannot be blamed), else a non-finite force or
+/// torque at the time of the loads, else the new state at `t_{n+1}`.
+#[cold]
+#[inline(never)]
+fn fused_error(
+    tick: Tick,
+    i: usize,
+    at: &TorquePoint,
+    force: &Vector3<f64>,
+    torque: &Vector3<f64>,
+) -> Error {
+    let at_finite =
+        at.q.coords
+            .iter()
+            .chain(at.omega.iter())
+            .all(|x| x.is_finite());
+    let (what, t) = if !at_finite {
+        (METHOD_STATE, tick.t)
+    } else if !all_finite(&[force]) {
+        ("force", tick.t)
+    } else if !all_finite(&[torque]) {
+        ("torque", tick.t)
+    } else {
+        ("state", tick.t_next)
+    };
+    Error::NonFiniteBody { what, body: i, t }
+}
+
+impl_system_info!(CatalogueSystem<K> where K: RigidBodyMethod, |s| s.method.info().name);
+
+impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
     type State = SystemState;
     type Segment = NoDenseOutput<SystemState>;
 
     /// Starts from the synchronised state `y0` on a fixed-step span: the loads at `t₀` (one
-    /// evaluation, at each method's start rotor), each body's method started under its frozen
-    /// torque, and for the leapfrog form half a step back for the velocity.
+    /// evaluation, at each method's start rotor), each body's method started with its torque
+    /// there (and at its further start points, one evaluation each), and for the leapfrog form
+    /// half a step back for the velocity.
     ///
     /// # Errors
-    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
-    /// number of bodies, naming `span` for an adaptive span or a negative step;
-    /// [`Error::NonFiniteBody`] for non-finite loads; a single-body method's start checks, with
-    /// the body's index.
+    /// Those of [`SystemState::validate`] and [`FixedClock::forward`];
+    /// [`Error::InvalidParameter`] naming `y0` for another number of bodies;
+    /// [`Error::NonFiniteBody`] for non-finite loads or a non-finite start of a body.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        // A failed start must leave the stepper unstarted, not on the previous run's plan.
-        self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
-        let (dt, t0) = (plan.dt(), y0.t);
+        const {
+            assert!(
+                K::STAGES == 1,
+                "the many-body adapter runs one-stage methods"
+            )
+        };
+        // A failed start must leave the stepper unstarted, not on the previous run.
+        self.clock = None;
+        let clock = plan::start(self.len(), span, y0, problem.body_count())?;
+        let (t0, dt) = (y0.t, clock.dt());
+        let (kinds, kind_of) = distinct(&self.bodies);
+        self.kinds = (kinds.into_iter())
+            .map(|b| {
+                let constants = self.method.constants(b.rigid(), dt);
+                (b, constants)
+            })
+            .collect();
+        self.kind_of = kind_of;
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);
         self.velocities.clone_from(&y0.velocities);
-        self.at_rotors = (self.methods.iter().zip(&y0.rotors))
-            .map(|(m, q)| m.start_rotor(q))
+        self.carried = (0..self.len())
+            .map(|i| {
+                let k = &self.kinds[self.kind_of[i] as usize].1;
+                self.method.begin(k, &y0.rotors[i], &y0.omegas[i])
+            })
+            .collect();
+        self.at_rotors = y0
+            .rotors
+            .iter()
+            .map(|q| self.method.start_rotor(q))
             .collect();
         self.at_omegas.clone_from(&y0.omegas);
         self.loads = Loads::zeros(y0.len());
         self.evaluate(problem, t0)?;
-        let body_span = Span::open(t0, dt)?;
-        for i in 0..self.len() {
-            let tau = body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i]);
-            let start = RotationalState::new(t0, y0.rotors[i], y0.omegas[i]);
-            self.methods[i]
-                .start(&mut ConstantBodyTorque(tau), &body_span, &start)
-                .map_err(|e| for_body(e, i))?;
-            if !K::TORQUE_AT_END {
-                self.velocities[i] -=
-                    self.loads.forces[i] * (0.5 * dt * self.bodies[i].inverse_mass());
+        let first_forces = (K::START_EVALUATIONS > 1).then(|| self.loads.forces.clone());
+        for stage in 0..K::START_EVALUATIONS {
+            if stage > 0 {
+                let t = clock.after(stage as u64);
+                for i in 0..self.len() {
+                    let k = &self.kinds[self.kind_of[i] as usize].1;
+                    let at = self.method.start_point(k, &self.carried[i], stage, dt);
+                    if !all_finite(&[&at.omega]) || !at.q.coords.iter().all(|x| x.is_finite()) {
+                        return Err(Error::NonFiniteBody {
+                            what: METHOD_STATE,
+                            body: i,
+                            t,
+                        });
+                    }
+                    (self.at_rotors[i], self.at_omegas[i]) = (at.q, at.omega);
+                }
+                self.evaluate(problem, t)?;
+            }
+            for i in 0..self.len() {
+                let k = &self.kinds[self.kind_of[i] as usize].1;
+                let tau = body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i]);
+                // Only the leapfrog methods' half step back can overflow here: the method's own
+                // state, named before any model sees it.
+                if !(self.method).absorb_start(k, &mut self.carried[i], stage, &tau, dt) {
+                    return Err(Error::NonFiniteBody {
+                        what: super::forces::METHOD_STATE_HALF_STEP,
+                        body: i,
+                        t: t0 - 0.5 * dt,
+                    });
+                }
             }
         }
-        self.pending = (self.methods.iter())
-            .map(|m| m.prepare().map(|(p, _)| p))
-            .collect::<Result<_>>()?;
-        self.plan = Some(plan);
+        if let Some(forces) = first_forces {
+            self.loads.forces = forces;
+        }
+        if !K::TORQUE_AT_END {
+            for (i, &k) in self.kind_of.iter().enumerate() {
+                let body = &self.kinds[k as usize].0;
+                self.velocities[i] -= self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
+                if !all_finite(&[&self.velocities[i]]) {
+                    return Err(Error::NonFiniteBody {
+                        what: super::forces::METHOD_STATE_HALF_STEP,
+                        body: i,
+                        t: t0 - 0.5 * dt,
+                    });
+                }
+            }
+        }
+        // Every array the passes zip over has one entry per body.
+        self.pending = (self.carried.iter().enumerate())
+            .map(|(i, c)| {
+                let k = &self.kinds[self.kind_of[i] as usize].1;
+                self.method.prepare(k, c, false, dt).0
+            })
+            .collect();
+        self.counting = self.renormaliser;
+        self.counting.reset();
+        self.clock = Some(clock);
         Ok(())
     }
 
@@ -274,33 +408,63 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
     /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let mut plan = self.plan.ok_or_else(not_started)?;
-        let (dt, t1) = (plan.dt(), plan.next_time());
-        if K::TORQUE_AT_END {
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let dt = clock.dt();
+        let tick = Tick {
+            frame: problem.torque_frame(),
+            t: if K::TORQUE_AT_END {
+                clock.next_time()
+            } else {
+                clock.time()
+            },
+            t_next: clock.next_time(),
+            dt,
+            renormalise: self.counting.due(),
+        };
+        let fused = FusedStep { system: self, tick };
+        if let Some(result) = problem.with_body_model(fused) {
+            self.stats.rhs_evaluations += 1;
+            result?;
+        } else if K::TORQUE_AT_END {
             let Self {
-                bodies,
+                kinds,
+                kind_of,
                 positions,
                 velocities,
                 loads,
                 ..
             } = self;
-            let forces = &loads.forces;
-            for_each_body!(read bodies, write positions, write velocities, read forces;
-            |i, (body, x, v, force)| {
-                *v += force * (0.5 * dt * body.inverse_mass());
+            let (kinds, forces) = (&*kinds, &loads.forces);
+            for_each_body!(read kind_of, write positions, write velocities, read forces;
+            |i, (k, x, v, force)| {
+                *v += force * (0.5 * dt * kinds[*k as usize].0.inverse_mass());
                 *x += *v * dt;
-                finite(x, v, i, t1)
+                finite(x, v, i, tick.t_next)
             })?;
-            self.prepare()?;
-            self.evaluate(problem, t1)?;
-            self.finish(dt, 0.5, false, t1)?;
+            self.prepare(tick.renormalise, dt);
+            self.evaluate(problem, tick.t)?;
+            self.finish(
+                Tick {
+                    frame: self.frame,
+                    ..tick
+                },
+                0.5,
+                false,
+            )?;
         } else {
-            self.prepare()?;
-            self.evaluate(problem, plan.time())?;
-            self.finish(dt, 1.0, true, t1)?;
+            self.prepare(tick.renormalise, dt);
+            self.evaluate(problem, tick.t)?;
+            self.finish(
+                Tick {
+                    frame: self.frame,
+                    ..tick
+                },
+                1.0,
+                true,
+            )?;
         }
-        let report = plan.advance(&mut self.stats);
-        self.plan = Some(plan);
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
         Ok(report)
     }
 
@@ -310,31 +474,28 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
     /// # Errors
     /// As [`Stepper::step`].
     fn state(&mut self, problem: &mut P) -> Result<SystemState> {
-        let plan = self.plan.ok_or_else(not_started)?;
-        let (t, half) = (plan.time(), 0.5 * plan.dt());
+        let clock = self.clock.ok_or_else(not_started)?;
+        let (t, dt) = (clock.time(), clock.dt());
         let mut velocities = self.velocities.clone();
         if !K::TORQUE_AT_END {
-            self.prepare()?;
+            self.prepare(false, dt);
             self.evaluate(problem, t)?;
             for (i, v) in velocities.iter_mut().enumerate() {
-                *v += self.loads.forces[i] * (half * self.bodies[i].inverse_mass());
+                let body = &self.kinds[self.kind_of[i] as usize].0;
+                *v += self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
             }
         }
-        let (mut rotors, mut omegas) = (Vec::with_capacity(self.len()), Vec::new());
-        omegas.reserve(self.len());
-        for i in 0..self.len() {
-            let tau = if K::TORQUE_AT_END {
-                Vector3::zeros()
-            } else {
+        let mut rotors = Vec::with_capacity(self.len());
+        let mut omegas = Vec::with_capacity(self.len());
+        for (i, c) in self.carried.iter().enumerate() {
+            let k = &self.kinds[self.kind_of[i] as usize].1;
+            let tau = if K::SYNC_EVALUATES {
                 body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i])
+            } else {
+                Vector3::zeros()
             };
-            let s = Stepper::<ConstantBodyTorque>::state(
-                &mut self.methods[i],
-                &mut ConstantBodyTorque(tau),
-            )
-            .map_err(|e| for_body(e, i))?;
-            rotors.push(s.q);
-            omegas.push(s.omega);
+            rotors.push(K::rotor(c));
+            omegas.push(self.method.sync(k, c, &tau, dt));
         }
         checked(SystemState {
             t,
@@ -344,4 +505,96 @@ impl<P: SystemForces + ?Sized, K: SystemMethod> Stepper<P> for CatalogueSystem<K
             omegas,
         })
     }
+}
+
+/// The step with a per-body model ([`crate::system::PerBody`]): each body's loads evaluated and
+/// the body advanced in one pass (the loads buffer keeps the forces the velocity Verlet form
+/// needs at the next step), bit-identical to the two-pass step. A non-finite load or new state
+/// is reported for the body of lowest index.
+struct FusedStep<'a, K: RigidBodyMethod> {
+    system: &'a mut CatalogueSystem<K>,
+    tick: Tick,
+}
+
+impl<K: RigidBodyMethod> BodyModelVisitor for FusedStep<'_, K> {
+    type Output = Result<()>;
+
+    fn visit<F: BodyModel>(self, frame: Frame, model: &F) -> Result<()> {
+        let CatalogueSystem {
+            method,
+            kinds,
+            kind_of,
+            positions,
+            velocities,
+            carried,
+            loads,
+            ..
+        } = self.system;
+        let (kinds, method) = (&*kinds, &*method);
+        let tick = Tick { frame, ..self.tick };
+        let dt = tick.dt;
+        let forces = &mut loads.forces;
+        for_each_body!(read kind_of, write positions, write velocities, write carried,
+            write forces;
+        |i, (k, x, v, c, force)| {
+            let (body, constants) = &kinds[*k as usize];
+            if K::TORQUE_AT_END {
+                *v += *force * (0.5 * dt * body.inverse_mass());
+                *x += *v * dt;
+            }
+            let (pending, at) = method.prepare(constants, c, tick.renormalise, dt);
+            let view = BodyView {
+                index: i,
+                t: tick.t,
+                position: x,
+                velocity: v,
+                rotor: &at.q,
+                omega: &at.omega,
+            };
+            let (f, torque) = model(&view);
+            let tau = body_torque(tick.frame, &at.q, &torque);
+            let mut next = *c;
+            let rotation_finite =
+                method.finish(constants, &mut next, pending, &tau, tick.renormalise, dt);
+            if K::TORQUE_AT_END {
+                *v += f * (0.5 * dt * body.inverse_mass());
+            } else {
+                *v += f * (dt * body.inverse_mass());
+                *x += *v * dt;
+            }
+            *force = f;
+            if rotation_finite && finite(x, v, i, tick.t_next).is_ok() {
+                *c = next;
+                Ok(())
+            } else {
+                Err(fused_error(tick, i, &at, &f, &torque))
+            }
+        })
+    }
+}
+
+/// The distinct bodies (equal bodies, as when every body is the same, share one entry) and
+/// each body's index among them.
+fn distinct(bodies: &[Body]) -> (Vec<Body>, Vec<u32>) {
+    let mut kinds: Vec<Body> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let kind_of = bodies
+        .iter()
+        .map(|b| {
+            let i = b.rigid().inertia();
+            let key = [b.mass(), i.x, i.y, i.z].map(f64::to_bits);
+            *index.entry(key).or_insert_with(|| {
+                kinds.push(*b);
+                (kinds.len() - 1) as u32
+            })
+        })
+        .collect();
+    (kinds, kind_of)
+}
+
+/// A unit sphere: the body a system without bodies builds its method for.
+#[allow(clippy::expect_used)]
+fn unit_sphere() -> RigidBody {
+    // Equal positive moments always pass the checks of `RigidBody::new`.
+    RigidBody::new([1.0; 3]).expect("a unit sphere is a rigid body")
 }

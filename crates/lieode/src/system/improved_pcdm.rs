@@ -7,11 +7,11 @@ use nalgebra::{Quaternion, Vector3};
 use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces};
-use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
+use super::plan::{self, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
 use crate::error::{Error, Result};
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The improved PCDM scheme (L. J. H. Seelen, J. T. Padding, J. A. M. Kuipers, *Improved
 /// quaternion-based integration scheme for rigid body motion*, Acta Mech. 227 (2016) 3381, §2.2):
@@ -56,7 +56,7 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 #[derive(Debug, Clone)]
 pub struct ImprovedPcdmSystem {
     bodies: Vec<Body>,
-    plan: Option<Plan>,
+    clock: Option<FixedClock>,
     /// `v_{n+½}`, `q_{n+½}`, `ω^b_{n+½}`.
     velocities_half: Vec<Vector3<f64>>,
     rotors_half: Vec<Quaternion<f64>>,
@@ -78,7 +78,7 @@ impl ImprovedPcdmSystem {
         Self {
             loads: Loads::zeros(bodies.len()),
             bodies,
-            plan: None,
+            clock: None,
             velocities_half: Vec::new(),
             rotors_half: Vec::new(),
             omegas_half: Vec::new(),
@@ -171,10 +171,10 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// number of bodies, naming `span` for an adaptive span or a negative step;
     /// [`Error::NonFiniteBody`] for non-finite loads.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        // A failed start must leave the stepper unstarted, not on the previous run's plan.
-        self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
-        let dt = plan.dt();
+        // A failed start must leave the stepper unstarted, not on the previous run.
+        self.clock = None;
+        let clock = plan::start(self.len(), span, y0, problem.body_count())?;
+        let dt = clock.dt();
         self.stats = Stats::default();
         self.now.assign(y0);
         self.accelerations = vec![Vector3::zeros(); y0.len()];
@@ -192,7 +192,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
             self.rotors_half[i] = turn(&q0, &quarter, 0.25 * dt, &q0);
             self.omegas_half[i] = y0.omegas[i] + a * (0.5 * dt);
         }
-        self.plan = Some(plan);
+        self.clock = Some(clock);
         Ok(())
     }
 
@@ -202,8 +202,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let mut plan = self.plan.ok_or_else(not_started)?;
-        let (dt, t1) = (plan.dt(), plan.next_time());
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let (dt, t1) = (clock.dt(), clock.next_time());
         {
             let Self {
                 bodies,
@@ -254,8 +254,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
             *v_half += force * (dt * body.inverse_mass());
             finite([v_half, w_half, w_half], q_half, i, t1)
         })?;
-        let report = plan.advance(&mut self.stats);
-        self.plan = Some(plan);
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
         Ok(report)
     }
 
@@ -264,7 +264,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// # Errors
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
-        let plan = self.plan.ok_or_else(not_started)?;
-        checked(self.now.state(plan.time()))
+        let clock = self.clock.ok_or_else(not_started)?;
+        checked(self.now.state(clock.time()))
     }
 }

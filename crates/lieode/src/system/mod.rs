@@ -45,7 +45,7 @@ mod spiral;
 mod state;
 
 pub use body::Body;
-pub use catalogue::{CatalogueSystem, SystemMethod};
+pub use catalogue::CatalogueSystem;
 pub use forces::{
     BodyFn, BodyModel, BodyModelVisitor, BodyView, EveryBody, Loads, PerBody, SystemForces,
     SystemView,

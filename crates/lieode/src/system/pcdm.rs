@@ -8,11 +8,11 @@ use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces};
 use super::improved_pcdm::{finite, turn};
-use super::plan::{Plan, checked, for_each_body, impl_body_count, impl_system_info};
+use super::plan::{self, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
 use crate::error::{Error, Result};
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The original PCDM scheme (F. Zhao, B. G. M. van Wachem, *A novel quaternion integration
 /// approach for describing the behaviour of non-spherical particles*, Acta Mech. 224 (2013)
@@ -42,7 +42,7 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 #[derive(Debug, Clone)]
 pub struct PcdmSystem {
     bodies: Vec<Body>,
-    plan: Option<Plan>,
+    clock: Option<FixedClock>,
     /// `x_n`, `v_n`, `q_n`, `ω^b_n` (the velocities predicted to `t_{n+1}` while the loads are
     /// evaluated).
     now: BodyArrays,
@@ -60,7 +60,7 @@ impl PcdmSystem {
         Self {
             loads: Loads::zeros(bodies.len()),
             bodies,
-            plan: None,
+            clock: None,
             now: BodyArrays::default(),
             velocities_half: Vec::new(),
             frame: Frame::Body,
@@ -93,15 +93,15 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// number of bodies, naming `span` for an adaptive span or a negative step;
     /// [`Error::NonFiniteBody`] for non-finite loads.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        // A failed start must leave the stepper unstarted, not on the previous run's plan.
-        self.plan = None;
-        let plan = Plan::start(self.len(), span, y0, problem.body_count())?;
+        // A failed start must leave the stepper unstarted, not on the previous run.
+        self.clock = None;
+        let clock = plan::start(self.len(), span, y0, problem.body_count())?;
         self.stats = Stats::default();
         self.now.assign(y0);
         self.velocities_half.clone_from(&y0.velocities);
         self.loads = Loads::zeros(y0.len());
         self.evaluate(problem, y0.t)?;
-        self.plan = Some(plan);
+        self.clock = Some(clock);
         Ok(())
     }
 
@@ -111,8 +111,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let mut plan = self.plan.ok_or_else(not_started)?;
-        let (dt, t1) = (plan.dt(), plan.next_time());
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let (dt, t1) = (clock.dt(), clock.next_time());
         {
             let Self {
                 bodies,
@@ -171,8 +171,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
                 Err(Error::NonFiniteBody { what: "state", body: i, t: t1 })
             }
         })?;
-        let report = plan.advance(&mut self.stats);
-        self.plan = Some(plan);
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
         Ok(report)
     }
 
@@ -181,7 +181,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// # Errors
     /// [`not_started`] before the start.
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
-        let plan = self.plan.ok_or_else(not_started)?;
-        checked(self.now.state(plan.time()))
+        let clock = self.clock.ok_or_else(not_started)?;
+        checked(self.now.state(clock.time()))
     }
 }

@@ -5,88 +5,35 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::state::SystemState;
 use crate::error::{Error, Result};
-use crate::rotation::stepper::StepClock;
-use crate::stepper::{Span, Stats, StepReport};
+use crate::stepper::{FixedClock, Span};
 
-/// A running fixed-step integration of N bodies: the times `t₀ + n·Δt` and the planned steps.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Plan {
-    clock: StepClock,
-    t: f64,
-    dt: f64,
-    steps: Option<usize>,
-}
-
-impl Plan {
-    /// Checks the start of a method for `bodies` bodies at `y0` on `span` and plans the run.
-    ///
-    /// # Errors
-    /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
-    /// number of bodies, naming `span` for an adaptive span or a non-positive step.
-    pub(crate) fn start(
-        bodies: usize,
-        span: &Span,
-        y0: &SystemState,
-        model_bodies: Option<usize>,
-    ) -> Result<Self> {
-        y0.validate()?;
-        if y0.len() != bodies {
-            return Err(Error::InvalidParameter {
-                name: "y0",
-                value: format!("{} bodies", y0.len()),
-                expected: format!("{bodies} bodies, as the method"),
-            });
-        }
-        if let Some(model) = model_bodies.filter(|&m| m != bodies) {
-            return Err(Error::InvalidParameter {
-                name: "y0",
-                value: format!("{} bodies", y0.len()),
-                expected: format!("{model} bodies, as the force model"),
-            });
-        }
-        let (dt, steps) = span.fixed_step()?;
-        if dt <= 0.0 {
-            return Err(Error::InvalidParameter {
-                name: "span",
-                value: format!("dt = {dt:e}"),
-                expected: "a positive step".into(),
-            });
-        }
-        Ok(Self {
-            clock: StepClock::start(y0.t, dt),
-            t: y0.t,
-            dt,
-            steps: (steps != usize::MAX).then_some(steps),
-        })
+/// Checks the start of a method for `bodies` bodies at `y0` on `span` and starts its clock.
+///
+/// # Errors
+/// Those of [`SystemState::validate`] and [`FixedClock::forward`]; [`Error::InvalidParameter`]
+/// naming `y0` for another number of bodies than the method's or the force model's.
+pub(crate) fn start(
+    bodies: usize,
+    span: &Span,
+    y0: &SystemState,
+    model_bodies: Option<usize>,
+) -> Result<FixedClock> {
+    y0.validate()?;
+    if y0.len() != bodies {
+        return Err(Error::InvalidParameter {
+            name: "y0",
+            value: format!("{} bodies", y0.len()),
+            expected: format!("{bodies} bodies, as the method"),
+        });
     }
-
-    /// The current time `t_n`.
-    pub(crate) fn time(&self) -> f64 {
-        self.t
+    if let Some(model) = model_bodies.filter(|&m| m != bodies) {
+        return Err(Error::InvalidParameter {
+            name: "y0",
+            value: format!("{} bodies", y0.len()),
+            expected: format!("{model} bodies, as the force model"),
+        });
     }
-
-    /// The step size.
-    pub(crate) fn dt(&self) -> f64 {
-        self.dt
-    }
-
-    /// `t_{n+1}`.
-    pub(crate) fn next_time(&self) -> f64 {
-        self.clock.after(1)
-    }
-
-    /// Counts a completed step in the clock and in `stats` and reports it.
-    pub(crate) fn advance(&mut self, stats: &mut Stats) -> StepReport {
-        let t_start = self.t;
-        self.t = self.clock.tick();
-        stats.steps += 1;
-        stats.accepted += 1;
-        StepReport {
-            t_start,
-            t_end: self.t,
-            finished: self.steps.is_some_and(|n| self.clock.steps() >= n as u64),
-        }
-    }
+    FixedClock::forward(span, y0.t)
 }
 
 /// The error for the first body whose state `(x, v, q, ω)` has a non-finite entry at `t`
@@ -126,9 +73,9 @@ pub(crate) fn checked(state: SystemState) -> Result<SystemState> {
     }
 }
 
-/// The [`crate::stepper::StepperInfo`] of a many-body method with `plan: Option<Plan>` and
-/// `stats: Stats` fields: its name (`|s| name`, computed from the stepper `s`), the time of its
-/// plan (NaN before the start), its counters. A generic type names its parameter:
+/// The [`crate::stepper::StepperInfo`] of a many-body method with `clock: Option<FixedClock>`
+/// and `stats: Stats` fields: its name (`|s| name`, computed from the stepper `s`), the time of
+/// its clock (NaN before the start), its counters. A generic type names its parameter:
 /// `impl_system_info!(Type<K> where K: Bound, |s| …)`.
 macro_rules! impl_system_info {
     ($ty:ty $(where $k:ident : $bound:path)?, |$s:ident| $name:expr) => {
@@ -139,7 +86,7 @@ macro_rules! impl_system_info {
             }
 
             fn time(&self) -> f64 {
-                self.plan.map_or(f64::NAN, |p| p.time())
+                self.clock.map_or(f64::NAN, |c| c.time())
             }
 
             fn stats(&self) -> $crate::stepper::Stats {

@@ -7,11 +7,11 @@ use nalgebra::{Quaternion, Vector3};
 use super::arrays::BodyArrays;
 use super::body::Body;
 use super::forces::{Loads, SystemForces};
-use super::plan::{Plan, checked, impl_body_count, impl_system_info, non_finite_body};
+use super::plan::{self, checked, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
 use crate::error::Result;
-use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 use crate::tableau::registry::RK4;
 
 /// Classical RK4 (Kutta 1901; the tableau [`RK4`]) on every body's 13-component ambient state
@@ -34,7 +34,7 @@ use crate::tableau::registry::RK4;
 pub struct Rk4System {
     bodies: Vec<Body>,
     /// The running step layout (`None` before the start).
-    plan: Option<Plan>,
+    clock: Option<FixedClock>,
     /// `y_n`.
     state: BodyArrays,
     /// The stage state `y_n + h a_{i,i−1} k_{i−1}`.
@@ -51,7 +51,7 @@ impl Rk4System {
         let n = bodies.len();
         Self {
             bodies,
-            plan: None,
+            clock: None,
             state: BodyArrays::default(),
             stage: BodyArrays::default(),
             next: BodyArrays::default(),
@@ -126,15 +126,15 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
     fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
-        // A failed start must leave the stepper unstarted, not on the previous run's plan.
-        self.plan = None;
-        let plan = Plan::start(self.bodies.len(), span, y0, problem.body_count())?;
+        // A failed start must leave the stepper unstarted, not on the previous run.
+        self.clock = None;
+        let clock = plan::start(self.bodies.len(), span, y0, problem.body_count())?;
         self.state.assign(y0);
         self.stage = self.state.clone();
         self.next = self.state.clone();
         self.loads = Loads::zeros(y0.len());
         self.stats = Stats::default();
-        self.plan = Some(plan);
+        self.clock = Some(clock);
         Ok(())
     }
 
@@ -144,8 +144,8 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
     /// [`crate::Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
     /// the time; [`not_started`] before the start.
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let mut plan = self.plan.ok_or_else(not_started)?;
-        let (t, h) = (plan.time(), plan.dt());
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let (t, h) = (clock.time(), clock.dt());
         let frame = problem.torque_frame();
         self.stage.clone_from(&self.state);
         self.next.clone_from(&self.state);
@@ -162,18 +162,18 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
             *q = normalize(q);
         }
         let n = &self.next;
-        if let Some(error) = non_finite_body(plan.next_time(), &n.x, &n.v, &n.q, &n.w) {
+        if let Some(error) = non_finite_body(clock.next_time(), &n.x, &n.v, &n.q, &n.w) {
             return Err(error);
         }
         std::mem::swap(&mut self.state, &mut self.next);
-        let report = plan.advance(&mut self.stats);
-        self.plan = Some(plan);
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
         Ok(report)
     }
 
     fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
-        let plan = self.plan.ok_or_else(not_started)?;
-        checked(self.state.state(plan.time()))
+        let clock = self.clock.ok_or_else(not_started)?;
+        checked(self.state.state(clock.time()))
     }
 }
 

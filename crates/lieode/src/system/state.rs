@@ -102,7 +102,7 @@ impl SystemState {
                     t: self.t,
                 });
             }
-            // As the single-body methods' start (`rotation::check_start`): a rotor whose |q|²
+            // As the single-body methods' start (`SingleBody`'s start): a rotor whose |q|²
             // is zero, underflows or overflows would be normalised to zero (or overflow) by
             // the methods' arithmetic.
             let norm_squared = self.rotors[i].norm_squared();

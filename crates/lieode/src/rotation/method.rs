@@ -1,0 +1,229 @@
+//! One definition per rigid-body method: [`RigidBodyMethod`], the mathematics of a step given
+//! the body, the torque, the carried state and the step size as values, with its information
+//! row [`MethodInfo`]. The single-body stepper ([`super::SingleBody`]) and the many-body one
+//! ([`crate::system::CatalogueSystem`]) are derived from it; neither the method nor its state
+//! knows about torque fields, force models, spans, clocks or counters.
+
+use core::fmt::Debug;
+
+use nalgebra::{Quaternion, Vector3};
+
+use super::stepper::Renormalisation;
+use crate::body::RigidBody;
+
+/// What a rigid-body method says about itself: one row of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MethodInfo {
+    /// The name, as in the catalogue and the reproductions' CSV files.
+    pub name: &'static str,
+    /// Torque evaluations per step (after the start).
+    pub evaluations: usize,
+    /// Whether the carried angular velocity lives at half steps (`ω_{n−½}`).
+    pub leapfrog: bool,
+    /// Whether the end-of-step normalisation of the rotor is a policy the user may choose
+    /// ([`super::SingleBody::with_renormalisation`]); `false` where normalisation is part of
+    /// the method (MercuryDPM's Gram–Schmidt).
+    pub renormalisable: bool,
+    /// The policy the published benchmark uses (SPIRAL §4 and App. B).
+    pub default_renormalisation: Renormalisation,
+    /// The global orders in `q` and in `ω` measured under an attitude- and time-dependent
+    /// torque (`tests/rotation_spiral.rs`, `tests/rotation_classic.rs`; each method's
+    /// documentation gives the slopes and the special cases, such as SPIRAL's third order in
+    /// `ω` under a constant body torque).
+    pub order: [u8; 2],
+}
+
+/// The point a torque is evaluated at: the rotor (body → lab, unit up to the method's
+/// normalisation policy) and the body angular velocity (the method's estimate there, e.g.
+/// `ω_{n−½}` for the leapfrog methods). The time is the step's start `t_n`, or its end
+/// `t_{n+1}` for the methods that update the rotor first ([`RigidBodyMethod::TORQUE_AT_END`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TorquePoint {
+    /// The rotor.
+    pub q: Quaternion<f64>,
+    /// The body angular velocity.
+    pub omega: Vector3<f64>,
+}
+
+/// A one-step method for the rotation of a rigid body, defined once: what the step does with a
+/// body-frame torque given as a value, split at its one torque evaluation.
+///
+/// A step is [`RigidBodyMethod::prepare`] (the point where the torque is taken, and whatever the
+/// rest of the step needs), one evaluation of the torque there, [`RigidBodyMethod::finish`].
+/// The start is [`RigidBodyMethod::begin`] followed by [`RigidBodyMethod::START_EVALUATIONS`]
+/// pairs of [`RigidBodyMethod::start_point`] and [`RigidBodyMethod::absorb_start`] (evaluation
+/// `s` at `t_0 + s·dt`); the synchronised angular velocity at `t_n` is
+/// [`RigidBodyMethod::sync`], with the torque at the point of `prepare` if
+/// [`RigidBodyMethod::SYNC_EVALUATES`].
+///
+/// Everything the method carries for a body between steps is [`RigidBodyMethod::Carried`]; what
+/// depends on the body and the step size only (inverse inertia, a precomputed ω map) is
+/// [`RigidBodyMethod::Constants`], computed once per run and shared by equal bodies. The time,
+/// the step count, the renormalisation count, the torque or force model and the counters belong
+/// to the adapters: [`super::SingleBody`] for one body under a [`super::TorqueField`],
+/// [`crate::system::CatalogueSystem`] for N bodies under a
+/// [`crate::system::SystemForces`] (the same arithmetic, so one body under a body-frame torque is
+/// bit-identical in both).
+pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
+    /// The state the method carries for one body: the rotor, its angular velocity and whatever
+    /// else it needs (Fincham's `L_{n−½}`, SPIRAL–Magnus's torque history, …).
+    type Carried: Copy + Debug + Send + Sync;
+    /// What [`RigidBodyMethod::prepare`] hands to [`RigidBodyMethod::finish`] (e.g. Johnson's new
+    /// rotor).
+    type Pending: Copy + Debug + Send + Sync;
+    /// What depends only on the body and the step size.
+    type Constants: Clone + Debug + Send + Sync;
+
+    /// Whether the torque is taken at the end of the step (`t_{n+1}`, after the rotor update:
+    /// Velocity Verlet, Johnson) rather than at its start (`t_n`).
+    const TORQUE_AT_END: bool;
+    /// The torque evaluations of the start (0, 1 for the half step back of the leapfrog
+    /// methods, 2 for SPIRAL–Magnus's predictor).
+    const START_EVALUATIONS: usize;
+    /// The torque evaluations of a step: 1 for the methods split at their one evaluation,
+    /// more for the multi-stage ones (classical RK4), whose stage `s ≥ 1` point comes from
+    /// [`RigidBodyMethod::stage`].
+    const STAGES: usize = 1;
+    /// Whether the synchronised state needs the torque (the leapfrog methods' `ω_n` from
+    /// `ω_{n−½}`).
+    const SYNC_EVALUATES: bool;
+
+    /// The method's information row.
+    fn info(&self) -> MethodInfo;
+
+    /// The constants of `body` for the step `dt`.
+    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants;
+
+    /// The carried state at the start from the rotor `q` and the body angular velocity `ω`,
+    /// before any start evaluation (Fincham and MercuryDPM normalise the rotor here).
+    fn begin(
+        &self,
+        k: &Self::Constants,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Self::Carried;
+
+    /// The rotor of the first start evaluation, from the initial rotor `q` (Fincham and
+    /// MercuryDPM normalise it). Start evaluation 0 is taken at `(t_0, start_rotor(q_0), ω_0)`;
+    /// the many-body system evaluates its first loads there for every method, also those
+    /// without start evaluations (the translation needs them).
+    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+        *q
+    }
+
+    /// The point of start evaluation `stage ≥ 1` (at time `t_0 + stage·dt`), from the carried
+    /// state after the earlier ones (SPIRAL–Magnus's predictor). The default is the carried
+    /// state.
+    fn start_point(
+        &self,
+        k: &Self::Constants,
+        carried: &Self::Carried,
+        stage: usize,
+        dt: f64,
+    ) -> TorquePoint {
+        let _ = (k, stage, dt);
+        TorquePoint {
+            q: Self::rotor(carried),
+            omega: Self::carried_omega(carried),
+        }
+    }
+
+    /// Takes the torque `tau` of start evaluation `stage` into the carried state; `false` if
+    /// the result is not finite.
+    fn absorb_start(
+        &self,
+        k: &Self::Constants,
+        carried: &mut Self::Carried,
+        stage: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> bool {
+        let _ = (k, carried, stage, tau, dt);
+        true
+    }
+
+    /// The first part of a step of size `dt`: the torque point and what `finish` needs.
+    /// `renormalise` says whether the policy normalises this step's new rotor (Velocity Verlet
+    /// and Johnson update the rotor here).
+    fn prepare(
+        &self,
+        k: &Self::Constants,
+        carried: &Self::Carried,
+        renormalise: bool,
+        dt: f64,
+    ) -> (Self::Pending, TorquePoint);
+
+    /// The time of stage `stage` of a multi-stage method as the fraction `c_s` of the step (the
+    /// torque is evaluated at `t_n + c_s·dt`). Unused for one stage, whose time is `t_n` or
+    /// `t_{n+1}` ([`RigidBodyMethod::TORQUE_AT_END`]).
+    fn stage_fraction(&self, stage: usize) -> f64 {
+        let _ = stage;
+        0.0
+    }
+
+    /// For a multi-stage method: takes the torque `tau` of stage `stage − 1` into `pending`
+    /// and returns the point of stage `stage` (`1 ≤ stage < STAGES`). Unused for one stage.
+    fn stage(
+        &self,
+        k: &Self::Constants,
+        carried: &Self::Carried,
+        pending: &mut Self::Pending,
+        stage: usize,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> TorquePoint {
+        let _ = (k, pending, stage, tau, dt);
+        TorquePoint {
+            q: Self::rotor(carried),
+            omega: Self::carried_omega(carried),
+        }
+    }
+
+    /// The rest of the step with the body-frame torque `tau` at the point of `prepare` (of
+    /// the last stage for a multi-stage method);
+    /// `false` if the new carried state is not finite (the adapters then keep the old one and
+    /// report the error).
+    fn finish(
+        &self,
+        k: &Self::Constants,
+        carried: &mut Self::Carried,
+        pending: Self::Pending,
+        tau: &Vector3<f64>,
+        renormalise: bool,
+        dt: f64,
+    ) -> bool;
+
+    /// The rotor `q_n` of a carried state.
+    fn rotor(carried: &Self::Carried) -> Quaternion<f64>;
+
+    /// The angular velocity a carried state holds: `ω_n`, or `ω_{n−½}` for the leapfrog methods
+    /// ([`MethodInfo::leapfrog`]), in the body frame the method documents.
+    fn carried_omega(carried: &Self::Carried) -> Vector3<f64>;
+
+    /// The synchronised body angular velocity `ω_n`, with `tau` the torque at the point of
+    /// `prepare` if [`RigidBodyMethod::SYNC_EVALUATES`] (zero otherwise, and unused). The
+    /// default, for the methods that carry `ω_n`, is the carried angular velocity.
+    fn sync(
+        &self,
+        k: &Self::Constants,
+        carried: &Self::Carried,
+        tau: &Vector3<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        let _ = (k, tau, dt);
+        Self::carried_omega(carried)
+    }
+}
+
+/// `0·x` summed over `values`: ±0 if every value is finite, NaN otherwise (one branch for a
+/// whole state instead of one per entry).
+#[inline(always)]
+pub(crate) fn finite_probe(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |s, x| s + x * 0.0)
+}
+
+/// Whether a rotor and an angular velocity are finite.
+#[inline(always)]
+pub(crate) fn finite_rotation(q: &Quaternion<f64>, omega: &Vector3<f64>) -> bool {
+    finite_probe(q.coords.as_slice()) + finite_probe(omega.as_slice()) == 0.0
+}
