@@ -2,7 +2,8 @@
 //!
 //! `use lieode::prelude::*;` brings in what most programs need: the group traits and groups,
 //! the problem traits, the stepper protocol and the driver, the engines and adaptive steppers,
-//! tableaux, and the error type.
+//! tableaux, rotation kinematics (the formulations and their [`Formulated`] stepper), and the
+//! error type.
 //!
 //! ```
 //! use lieode::prelude::*;
@@ -27,6 +28,10 @@ pub use crate::engine::{
 pub use crate::error::{Error, Result};
 pub use crate::integrate::{
     Direction, Event, Observer, Options, Record, Series, Solution, StopReason, integrate,
+};
+pub use crate::kinematics::{
+    Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Lifted,
+    RotationProblem, Rotor, TwoFrameVectors,
 };
 pub use crate::lie::product::Product;
 pub use crate::lie::rn::Rn;

@@ -2,7 +2,8 @@
 //!
 //! [`integrate`] runs any [`Stepper`] — a fixed-step engine through
 //! [`crate::engine::Fixed`], an adaptive stepper on vectors or on a Lie group, a rotational
-//! stepper of the rigid-body catalogue, one of Krysl's momentum methods — over a [`Span`] and
+//! stepper of the rigid-body catalogue, one of Krysl's momentum methods, any stepper in one of
+//! Boyle's rotation formulations ([`crate::kinematics::Formulated`]) — over a [`Span`] and
 //! returns one [`Solution`]: the stored states, the work done ([`Stats`]), why it stopped
 //! ([`StopReason`]), the events located and, where the method has it, the dense output.
 //! [`Options`] say what to store ([`Record`]), which events to locate ([`Event`]), which

@@ -44,7 +44,8 @@ pub trait Formulation<const M: usize>: Named {
     fn components(&self, y: &Self::State) -> Vec<f64>;
 
     /// An equivalent state to continue from after an accepted step, if the formulation resets
-    /// (Boyle's Eq. 20 for the reset generator); `None` to continue as is.
+    /// (Boyle's Eq. 20 for the reset generator); `None` to continue as is. Applied by
+    /// [`super::Formulated`].
     fn reset(&self, _y: &Self::State) -> Option<Self::State> {
         None
     }

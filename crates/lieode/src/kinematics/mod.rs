@@ -2,7 +2,8 @@
 //!
 //! "I know the angular velocity `ω(t, R)`; find the orientation `R(t)`" becomes an ODE that any
 //! integrator can solve in several ways — Boyle's formulations — and, beside them, the
-//! Lie-group lifting. Each is one argument of [`integrate_rotation`]:
+//! Lie-group lifting. Each is the first argument of a [`Formulated`] stepper, which the one
+//! driver [`crate::integrate::integrate`] runs:
 //!
 //! | formulation | evolved state | equation | steppers |
 //! |---|---|---|---|
@@ -12,6 +13,14 @@
 //! | [`Generator::plain`] | `r`, `R = exp(r)` (3) | Eq. 18 | every vector stepper |
 //! | [`Generator::reset`] | `r`, reset to `|r| < π/2` after each step | Eqs. 18, 20 | vector steppers that restart ([`crate::stepper::Stepper::reset_state`]) |
 //! | [`Lifted`] | `R ∈ UnitQuat` | `Ṙ = (ω/2) R` on the group | lifted steppers ([`crate::adaptive::LieStepper`], Munthe-Kaas engines) |
+//!
+//! A run has the driver's three inputs from the adapter: `let mut rotor = Formulated::new(Rotor,
+//! stepper)`, the problem `rotor.ode(problem)` and the checked start state
+//! `rotor.initial_state(&q0, &x0)?`; [`crate::integrate::integrate`] returns the ordinary
+//! [`crate::integrate::Solution`] of the evolved states, which the adapter reads as
+//! orientations, frames and extra states ([`Formulated::rotors`], [`Formulated::frames`],
+//! [`Formulated::extra`], densely [`Formulated::at`] and [`Formulated::frame_at`]);
+//! [`Formulated::resets`] counts the resets.
 //!
 //! The problem ([`RotationProblem`], from closures by [`Kinematics`]) gives `ω` in the inertial
 //! frame (`Ṙ = ½ ω R`, Boyle's convention) or in the body frame (`Ṙ = ½ R ω_b`), and may carry an
@@ -27,6 +36,7 @@
 //! M. Boyle, *The integration of angular velocity*, Adv. Appl. Clifford Algebras 27 (2017)
 //! 2345–2374 (arXiv:1604.08139).
 
+mod formulated;
 mod formulation;
 mod frame_vectors;
 mod generator;
@@ -35,6 +45,7 @@ mod lifted;
 mod problem;
 mod rotor;
 
+pub use formulated::Formulated;
 pub use formulation::{Formulation, Named, Stacked, VectorForm, VectorFormulation};
 pub use frame_vectors::{FrameVectors, TwoFrameVectors};
 pub use generator::{
