@@ -20,8 +20,7 @@ use lieode::engine::{ExplicitRk, Fixed};
 use lieode::integrate::StopReason;
 use lieode::integrate::{Direction, Event, Options, Record, integrate};
 use lieode::kinematics::{
-    Attitude, Formulation, FrameVectors, Generator, Kinematics, RotationOptions, Rotor,
-    TwoFrameVectors, integrate_rotation,
+    Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Rotor, TwoFrameVectors,
 };
 use lieode::lie::LieGroup;
 use lieode::lie::matrix_functions::{cayley, expm, logm};
@@ -511,7 +510,7 @@ fn rotation_run<F, W, const N: usize>(
     q0: &UnitQuat<f64>,
     span: &Span,
 ) where
-    F: Formulation<0, State = SVector<f64, N>> + Clone,
+    F: Formulation<0, State = SVector<f64, N>>,
     W: FnMut(f64, &Attitude<'_>) -> Vector3<f64>,
     Kinematics<W>: lieode::kinematics::RotationProblem<0>,
     VectorStepper<Dop853<Const<N>>, N>: Stepper<F::Ode<Kinematics<W>>, State = F::State>,
@@ -522,29 +521,24 @@ fn rotation_run<F, W, const N: usize>(
     let Ok(method) = Dop853::new(tolerances, ControllerParameters::dop853()) else {
         return;
     };
-    let mut stepper = VectorStepper::<Dop853<Const<N>>, N>::new(method);
-    let options = RotationOptions {
-        record: Record::Ends,
-        dense: false,
-        max_steps: Some(2000),
-    };
-    let run = integrate_rotation(
-        problem,
-        formulation,
-        &mut stepper,
-        q0,
-        &SVector::zeros(),
-        span,
-        options,
-    );
+    let stepper = VectorStepper::<Dop853<Const<N>>, N>::new(method);
+    let mut formulated = Formulated::new(formulation, stepper);
+    let mut ode = formulated.ode(problem);
+    let run = formulated
+        .initial_state(q0, &SVector::zeros())
+        .and_then(|y0| {
+            let options = Options::record(Record::Ends).max_steps(2000);
+            integrate(&mut formulated, &mut ode, &y0, span, options)
+        })
+        .map(|sol| (formulated.rotors(&sol), sol));
     let end = span.adaptive_end().ok();
     if run.is_ok() {
         COMPLETED_RUNS.fetch_add(1, Ordering::Relaxed);
     }
     match run {
-        Ok(sol) => {
+        Ok((rotors, sol)) => {
             assert!(
-                sol.rotors
+                rotors
                     .iter()
                     .all(|q| finite(q.quaternion().coords.iter().copied())
                         && q.quaternion().coords.amax() > 0.0),

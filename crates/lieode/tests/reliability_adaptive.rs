@@ -22,8 +22,8 @@ use lieode::adaptive::{
 use lieode::body::Frame;
 use lieode::integrate::{Options, Solution, StopReason, integrate};
 use lieode::kinematics::{
-    Attitude, Formulation, FrameVectors, Generator, Kinematics, Lifted, Named, RotationOptions,
-    RotationProblem, Rotor, TwoFrameVectors, integrate_rotation,
+    Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Lifted, Named,
+    RotationProblem, Rotor, TwoFrameVectors,
 };
 use lieode::lie::LieGroup;
 use lieode::lie::rn::Rn;
@@ -459,30 +459,29 @@ fn spin_with_extra() -> impl RotationProblem<1> {
     )
 }
 
-/// The error of `integrate_rotation` over `[0, 1]` from the identity and `x0`, or a panic
-/// naming the run if it succeeded.
+/// The error of a run of `stepper` in `formulation` over `[0, 1]` from the identity and `x0`,
+/// or a panic naming the run if it succeeded.
 fn rotation_error<F, P, S, const M: usize>(
     label: &str,
     problem: P,
     formulation: F,
-    stepper: &mut S,
+    stepper: S,
     x0: &SVector<f64, M>,
 ) -> (String, Error)
 where
-    F: Formulation<M> + Named + Clone,
+    F: Formulation<M> + Named,
     P: RotationProblem<M>,
     S: Stepper<F::Ode<P>, State = F::State>,
 {
     let name = format!("{} with {label}", formulation.name());
-    let outcome = integrate_rotation(
-        problem,
-        formulation,
-        stepper,
-        &UnitQuat::identity(),
-        x0,
-        &Span::new(0.0, 1.0).unwrap(),
-        RotationOptions::default(),
-    );
+    let mut formulated = Formulated::new(formulation, stepper);
+    let mut ode = formulated.ode(problem);
+    let outcome = formulated
+        .initial_state(&UnitQuat::identity(), x0)
+        .and_then(|y0| {
+            let span = Span::new(0.0, 1.0).unwrap();
+            integrate(&mut formulated, &mut ode, &y0, &span, Options::default())
+        });
     match outcome {
         Ok(sol) => panic!(
             "{name}: expected an error, the run ended with {:?} at {:?}",
@@ -513,7 +512,7 @@ where
             "DOPRI5",
             problem(),
             formulation.clone(),
-            &mut VectorStepper::new(Dopri5::<Const<N>>::new(
+            VectorStepper::new(Dopri5::<Const<N>>::new(
                 t(),
                 ControllerParameters::dopri5(),
             )?),
@@ -523,7 +522,7 @@ where
             "DOP853",
             problem(),
             formulation.clone(),
-            &mut VectorStepper::new(Dop853::<Const<N>>::new(
+            VectorStepper::new(Dop853::<Const<N>>::new(
                 t(),
                 ControllerParameters::dop853(),
             )?),
@@ -533,7 +532,7 @@ where
             "ODEX",
             problem(),
             formulation,
-            &mut VectorStepper::new(Odex::<Const<N>>::new(t(), OdexParameters::default())?),
+            VectorStepper::new(Odex::<Const<N>>::new(t(), OdexParameters::default())?),
             x0,
         ),
     ])
@@ -576,21 +575,21 @@ fn every_formulation(tolerances: &Tolerances) -> lieode::Result<Vec<(String, Err
         "lifted DOPRI5",
         spin(),
         Lifted,
-        &mut LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
+        LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
         &none,
     ));
     errors.push(rotation_error(
         "lifted DOP853",
         spin(),
         Lifted,
-        &mut LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
+        LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
         &none,
     ));
     errors.push(rotation_error(
         "lifted ODEX",
         spin(),
         Lifted,
-        &mut LieStepper::new(Odex::new(t(), OdexParameters::default())?),
+        LieStepper::new(Odex::new(t(), OdexParameters::default())?),
         &none,
     ));
     Ok(errors)
@@ -669,21 +668,21 @@ fn an_atol_below_the_round_off_of_a_lifted_state_is_named() -> lieode::Result<()
         "lifted DOPRI5",
         spin_with_extra(),
         Lifted,
-        &mut LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
+        LieStepper::new(Dopri5::new(t(), ControllerParameters::dopri5())?),
         &x0,
     ));
     errors.push(rotation_error(
         "lifted DOP853",
         spin_with_extra(),
         Lifted,
-        &mut LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
+        LieStepper::new(Dop853::new(t(), ControllerParameters::dop853())?),
         &x0,
     ));
     errors.push(rotation_error(
         "lifted ODEX",
         spin_with_extra(),
         Lifted,
-        &mut LieStepper::new(Odex::new(t(), OdexParameters::default())?),
+        LieStepper::new(Odex::new(t(), OdexParameters::default())?),
         &x0,
     ));
     assert_eq!(errors.len(), 12);
