@@ -19,10 +19,9 @@ use lieode::adaptive::odex::OdexParameters;
 use lieode::adaptive::{
     ControllerParameters, Dop853, LieStepper, Odex, Summation, Tolerances, VectorStepper,
 };
-use lieode::integrate::Record;
+use lieode::integrate::{Options, Record, integrate};
 use lieode::kinematics::{
-    Formulation, Generator, Lifted, Named, RotationOptions, Rotor, TwoFrameVectors,
-    integrate_rotation,
+    Formulated, Formulation, Generator, Lifted, Named, Rotor, TwoFrameVectors,
 };
 use lieode::lie::LieGroup;
 use lieode::lie::unit_quaternion::UnitQuat;
@@ -96,7 +95,7 @@ struct Keep {
 fn measure<'a, E, F, S>(
     exact: &'a E,
     formulation: F,
-    stepper: &mut S,
+    stepper: S,
     integrator: &'static str,
     tol: f64,
     t_end: f64,
@@ -104,23 +103,25 @@ fn measure<'a, E, F, S>(
 ) -> Result<BoyleRun>
 where
     E: ExactRotation + ?Sized,
-    F: Formulation<0> + Named + Clone,
+    F: Formulation<0> + Named,
     S: Stepper<F::Ode<ExactKinematics<'a, E>>, State = F::State>,
 {
     let (t0, _) = exact.span();
     let q0 = UnitQuat::from_quaternion_normalized(exact.rotor(t0))?;
     let span = lieode::stepper::Span::new(t0, t_end)?;
     let start = Instant::now();
-    let sol = integrate_rotation(
-        ExactKinematics(exact),
-        formulation.clone(),
-        stepper,
-        &q0,
-        &SVector::zeros(),
+    let mut formulated = Formulated::new(formulation, stepper);
+    let mut ode = formulated.ode(ExactKinematics(exact));
+    let y0 = formulated.initial_state(&q0, &SVector::zeros())?;
+    let sol = integrate(
+        &mut formulated,
+        &mut ode,
+        &y0,
         &span,
-        RotationOptions::record(Record::All),
+        Options::record(Record::All),
     )?;
     let seconds = start.elapsed().as_secs_f64();
+    let formulation = formulated.formulation();
     let mut run = BoyleRun {
         formulation: formulation.name(),
         integrator,
@@ -130,13 +131,14 @@ where
         evaluations: sol.stats.rhs_evaluations,
         steps: sol.stats.accepted,
         seconds,
-        resets: sol.resets,
+        resets: formulated.resets(),
         t_end: *sol.times.last().unwrap_or(&t0),
         final_rotor: [0.0; 4],
         deltas: Vec::new(),
         components: Vec::new(),
     };
-    for ((t, frame), rotor) in sol.times.iter().zip(&sol.frames).zip(&sol.rotors) {
+    let (frames, rotors) = (formulated.frames(&sol), formulated.rotors(&sol));
+    for ((t, frame), rotor) in sol.times.iter().zip(&frames).zip(&rotors) {
         let delta = frame_error(&exact.frame(*t), frame);
         run.max_delta = run.max_delta.max(delta);
         let exact_rotor = UnitQuat::from_quaternion_normalized(exact.rotor(*t))?;
@@ -155,7 +157,7 @@ where
             .collect();
     }
     if let Some(y) = sol.states.last() {
-        run.final_rotor = final_rotor(&formulation, y);
+        run.final_rotor = final_rotor(formulation, y);
     }
     Ok(run)
 }
@@ -210,15 +212,14 @@ impl<'a, E: ExactRotation + ?Sized> Job<'a, E> {
 
     fn dop853<F, const N: usize>(&self, formulation: F) -> Result<BoyleRun>
     where
-        F: Formulation<0, State = SVector<f64, N>> + Named + Clone,
+        F: Formulation<0, State = SVector<f64, N>> + Named,
         VectorStepper<Dop853<Const<N>>, N>:
             Stepper<F::Ode<ExactKinematics<'a, E>>, State = F::State>,
     {
-        let mut stepper = dop853::<N>(self.tol)?;
         measure(
             self.exact,
             formulation,
-            &mut stepper,
+            dop853::<N>(self.tol)?,
             "DOP853",
             self.tol,
             self.t_end,
@@ -228,14 +229,13 @@ impl<'a, E: ExactRotation + ?Sized> Job<'a, E> {
 
     fn odex<F, const N: usize>(&self, formulation: F) -> Result<BoyleRun>
     where
-        F: Formulation<0, State = SVector<f64, N>> + Named + Clone,
+        F: Formulation<0, State = SVector<f64, N>> + Named,
         VectorStepper<Odex<Const<N>>, N>: Stepper<F::Ode<ExactKinematics<'a, E>>, State = F::State>,
     {
-        let mut stepper = odex::<N>(self.tol)?;
         measure(
             self.exact,
             formulation,
-            &mut stepper,
+            odex::<N>(self.tol)?,
             "ODEX",
             self.tol,
             self.t_end,
@@ -247,15 +247,15 @@ impl<'a, E: ExactRotation + ?Sized> Job<'a, E> {
     fn lifted(&self) -> Result<[BoyleRun; 2]> {
         let tolerances = Tolerances::scalar(0.0, self.tol)?;
         // Hairer's arithmetic, as for the ambient formulations ([`dop853`]).
-        let mut dop = LieStepper::new(
+        let dop = LieStepper::new(
             Dop853::new(tolerances.clone(), ControllerParameters::dop853())?
                 .with_summation(Summation::Hairer),
         );
-        let mut ex = LieStepper::new(Odex::new(tolerances, OdexParameters::default())?);
+        let ex = LieStepper::new(Odex::new(tolerances, OdexParameters::default())?);
         let (tol, t_end, keep) = (self.tol, self.t_end, self.keep);
         Ok([
-            measure(self.exact, Lifted, &mut dop, "DOP853", tol, t_end, keep)?,
-            measure(self.exact, Lifted, &mut ex, "ODEX", tol, t_end, keep)?,
+            measure(self.exact, Lifted, dop, "DOP853", tol, t_end, keep)?,
+            measure(self.exact, Lifted, ex, "ODEX", tol, t_end, keep)?,
         ])
     }
 }

@@ -5,10 +5,10 @@
 //! (`lieode::problems::boyle::ZupanSaje`, `R = exp(r)` with `r = (2 + sin²2t, t, 5t³ − 4t)/2`,
 //! t ∈ [0, 10]): its generator grows without bound (`|r|` reaches 2480 at t = 10), so the body
 //! spins ever faster. Its inertial angular velocity `ω(t)` is the problem
-//! (`ExactKinematics`); `integrate_rotation` turns it into an ODE in the frame vectors (9
+//! (`ExactKinematics`); a `Formulated` stepper turns it into an ODE in the frame vectors (9
 //! components), two frame vectors (6), the rotor (4), the generator plain or reset to
 //! `|r| < π/2` after each step (3), or on the unit quaternions themselves (`Lifted`, with a
-//! `LieStepper`). For each formulation and absolute tolerance (1e-8, 1e-12) the table prints
+//! `LieStepper`), which the one driver `integrate` runs. For each formulation and absolute tolerance (1e-8, 1e-12) the table prints
 //! the steps, the right-hand-side evaluations, the resets, the largest frame error δ over the
 //! accepted steps (Boyle's Eq. 25) and the rotation angle between the final rotor and the
 //! exact one. A run that fails prints its error instead.
@@ -18,14 +18,14 @@
 //! ```
 
 use lieode::adaptive::{ControllerParameters, Dop853, LieStepper, Tolerances, VectorStepper};
+use lieode::integrate::{Options, integrate};
 use lieode::kinematics::{
-    FrameVectors, Generator, Lifted, RotationOptions, RotationSolution, Rotor, TwoFrameVectors,
-    integrate_rotation,
+    Formulated, Formulation, FrameVectors, Generator, Lifted, Rotor, TwoFrameVectors,
 };
 use lieode::lie::LieGroup;
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::problems::boyle::{ExactKinematics, ExactRotation, ZupanSaje, frame_error};
-use lieode::stepper::Span;
+use lieode::stepper::{Span, Stepper};
 use nalgebra::{Const, SVector};
 
 /// DOP853 on ℝᴺ with an absolute tolerance only, as Boyle integrates.
@@ -37,13 +37,30 @@ fn dop853<const N: usize>(tol: f64) -> lieode::Result<VectorStepper<Dop853<Const
     )?))
 }
 
-/// One table row: steps, evaluations, resets, max δ over the steps, final rotor angle error.
-fn row<F, S, Seg>(
+/// One table row: runs `stepper` in `formulation` on the example from its exact start and
+/// prints the steps, evaluations, resets, max δ over the steps and the final rotor angle error
+/// (or the run's error).
+fn row<F, S>(
     name: &str,
     tol: f64,
     exact: &ZupanSaje,
-    run: lieode::Result<RotationSolution<F, S, Seg, 0>>,
-) -> lieode::Result<()> {
+    formulation: F,
+    stepper: S,
+) -> lieode::Result<()>
+where
+    F: Formulation<0>,
+    for<'a> S: Stepper<F::Ode<ExactKinematics<'a, ZupanSaje>>, State = F::State>,
+{
+    let (t0, t1) = exact.span();
+    let q0 = UnitQuat::from_quaternion(exact.rotor(t0))?;
+    let mut formulated = Formulated::new(formulation, stepper);
+    let mut ode = formulated.ode(ExactKinematics(exact));
+    let run = formulated
+        .initial_state(&q0, &SVector::zeros())
+        .and_then(|y0| {
+            let span = Span::new(t0, t1)?;
+            integrate(&mut formulated, &mut ode, &y0, &span, Options::default())
+        });
     let sol = match run {
         Ok(sol) => sol,
         Err(error) => {
@@ -54,11 +71,11 @@ fn row<F, S, Seg>(
     let max_delta = sol
         .times
         .iter()
-        .zip(&sol.frames)
+        .zip(&formulated.frames(&sol))
         .map(|(&t, frame)| frame_error(&exact.frame(t), frame))
         .fold(0.0, f64::max);
-    let (t_end, rotor) = match (sol.times.last(), sol.rotors.last()) {
-        (Some(&t), Some(rotor)) => (t, rotor),
+    let (t_end, rotor) = match (sol.times.last(), formulated.rotors(&sol).last()) {
+        (Some(&t), Some(rotor)) => (t, *rotor),
         _ => {
             println!("{name:<20} {tol:>7.0e}  no stored state");
             return Ok(());
@@ -67,7 +84,9 @@ fn row<F, S, Seg>(
     let end_error = rotor.distance(&UnitQuat::from_quaternion(exact.rotor(t_end))?)?;
     println!(
         "{name:<20} {tol:>7.0e} {:>7} {:>8} {:>7} {max_delta:>10.2e} {end_error:>10.2e}",
-        sol.stats.steps, sol.stats.rhs_evaluations, sol.resets
+        sol.stats.steps,
+        sol.stats.rhs_evaluations,
+        formulated.resets()
     );
     Ok(())
 }
@@ -75,11 +94,6 @@ fn row<F, S, Seg>(
 fn main() -> lieode::Result<()> {
     let example = ZupanSaje::new(3)?;
     let (t0, t1) = example.span();
-    let span = Span::new(t0, t1)?;
-    let q0 = UnitQuat::from_quaternion(example.rotor(t0))?;
-    let x0 = SVector::<f64, 0>::zeros();
-    let options = RotationOptions::default();
-    let problem = || ExactKinematics(&example);
 
     println!(
         "Zupan–Saje example 3, {}, t ∈ [{t0}, {t1}]",
@@ -90,41 +104,23 @@ fn main() -> lieode::Result<()> {
         "formulation", "atol", "steps", "evals", "resets", "max δ", "end angle"
     );
     for tol in [1e-8, 1e-12] {
-        let mut stepper = dop853::<9>(tol)?;
-        let sol = integrate_rotation(
-            problem(),
+        row(
+            "frame vectors",
+            tol,
+            &example,
             FrameVectors,
-            &mut stepper,
-            &q0,
-            &x0,
-            &span,
-            options,
-        );
-        row("frame vectors", tol, &example, sol)?;
-
-        let mut stepper = dop853::<6>(tol)?;
+            dop853::<9>(tol)?,
+        )?;
         let two = TwoFrameVectors::new();
-        let sol = integrate_rotation(problem(), two, &mut stepper, &q0, &x0, &span, options);
-        row("two frame vectors", tol, &example, sol)?;
-
-        let mut stepper = dop853::<4>(tol)?;
-        let sol = integrate_rotation(problem(), Rotor, &mut stepper, &q0, &x0, &span, options);
-        row("rotor", tol, &example, sol)?;
-
-        let mut stepper = dop853::<3>(tol)?;
+        row("two frame vectors", tol, &example, two, dop853::<6>(tol)?)?;
+        row("rotor", tol, &example, Rotor, dop853::<4>(tol)?)?;
         let plain = Generator::plain();
-        let sol = integrate_rotation(problem(), plain, &mut stepper, &q0, &x0, &span, options);
-        row("generator (plain)", tol, &example, sol)?;
-
-        let mut stepper = dop853::<3>(tol)?;
+        row("generator (plain)", tol, &example, plain, dop853::<3>(tol)?)?;
         let reset = Generator::reset();
-        let sol = integrate_rotation(problem(), reset, &mut stepper, &q0, &x0, &span, options);
-        row("generator (reset)", tol, &example, sol)?;
-
+        row("generator (reset)", tol, &example, reset, dop853::<3>(tol)?)?;
         let tolerances = Tolerances::scalar(0.0, tol)?;
-        let mut stepper = LieStepper::new(Dop853::new(tolerances, ControllerParameters::dop853())?);
-        let sol = integrate_rotation(problem(), Lifted, &mut stepper, &q0, &x0, &span, options);
-        row("lifted (UnitQuat)", tol, &example, sol)?;
+        let lifted = LieStepper::new(Dop853::new(tolerances, ControllerParameters::dop853())?);
+        row("lifted (UnitQuat)", tol, &example, Lifted, lifted)?;
     }
     println!(
         "(δ = Boyle's frame error |e − e*| of Eq. 25, largest over the accepted steps; end angle = \
