@@ -40,7 +40,6 @@ mod formulated;
 mod formulation;
 mod frame_vectors;
 mod generator;
-mod integrate;
 mod lifted;
 mod problem;
 mod rotor;
@@ -51,7 +50,6 @@ pub use frame_vectors::{FrameVectors, TwoFrameVectors};
 pub use generator::{
     GENERATOR_SERIES_SQ, Generator, generator_coefficients, generator_rate, reset_generator,
 };
-pub use integrate::{RotationOptions, RotationSolution, integrate_rotation};
 pub use lifted::{Lifted, LiftedOde};
 pub use problem::{Attitude, Coupled, Kinematics, NoExtra, RotationProblem, rotate_by_rotor};
 pub use rotor::Rotor;
