@@ -2,7 +2,7 @@
 //! equations, energy and momentum, and the body/lab conversions.
 
 use lieode::body::quaternion::{exp_pure, rotation_matrix};
-use lieode::body::{body_angular_velocity, lab_angular_velocity};
+use lieode::body::{body_frame_angular_velocity, lab_angular_velocity};
 use lieode::problems::reference::reference_solution;
 use lieode::rotation::{NoTorque, RigidBody, RotationalState};
 use nalgebra::{Matrix3, Quaternion, Vector3};
@@ -76,7 +76,7 @@ fn body_and_lab_angular_velocities_convert_both_ways() {
     let w_body = Vector3::new(0.4, -0.2, 1.1);
     let w_lab = lab_angular_velocity(&q, &w_body);
     assert!((w_lab - rotation_matrix(&q) * w_body).norm() < 1e-15);
-    assert!((body_angular_velocity(&q, &w_lab) - w_body).norm() < 1e-15);
+    assert!((body_frame_angular_velocity(&q, &w_lab) - w_body).norm() < 1e-15);
     // A non-unit rotor gives the same directions (it is used as q v q̄ / |q|²).
     let scaled = q * 2.0;
     assert!((lab_angular_velocity(&scaled, &w_body) - w_lab).norm() < 1e-15);
@@ -104,6 +104,192 @@ fn eulers_equations_match_the_textbook_form() {
         assert!(
             (ours - textbook).norm() <= 8.0 * f64::EPSILON * (textbook.norm() + w.norm_squared()),
             "{ours} vs {textbook}"
+        );
+    }
+}
+
+/// The states and torques the form checks below run on: generic, large, tiny, with zeros.
+fn euler_inputs() -> [(Vector3<f64>, Vector3<f64>); 4] {
+    [
+        (Vector3::new(0.3, -0.9, 0.6), Vector3::new(0.5, 0.0, 0.0)),
+        (
+            Vector3::new(-12.0, 7.5, 3.25),
+            Vector3::new(-1.0, 2.0, 0.25),
+        ),
+        (Vector3::new(1e-8, 0.0, -2e-8), Vector3::zeros()),
+        (Vector3::new(0.7, 1.3, -0.2), Vector3::new(0.1, -0.3, 0.2)),
+    ]
+}
+
+/// Each form of Euler's equations is the formula its documentation states, evaluated in that
+/// order, bit for bit (the published results depend on those orders), and every form agrees
+/// with the others to rounding.
+#[test]
+fn every_form_of_eulers_equations_is_its_formula_and_they_agree() {
+    let (a, b, c) = (0.7, 1.9, 2.3);
+    let body = RigidBody::new([a, b, c]).unwrap();
+    let j = Vector3::new(a, b, c);
+    let j_inv = Vector3::new(1.0 / a, 1.0 / b, 1.0 / c);
+    let kappa = Vector3::new((b - c) / a, (c - a) / b, (a - b) / c);
+    assert_eq!(body.inertia(), j);
+    assert_eq!(body.inverse_inertia(), j_inv);
+    assert_eq!(body.gyroscopic_coefficients(), kappa);
+    let r = rotation_matrix(&exp_pure(&Vector3::new(0.2, -0.4, 0.3)));
+    for (w, tau) in euler_inputs() {
+        // ω form, J⁻¹τ + κ ⊙ (ω_y ω_z, ω_z ω_x, ω_x ω_y): the catalogue's.
+        let d = j_inv.component_mul(&tau);
+        let gyroscopic = Vector3::new(
+            d.x + kappa.x * (w.y * w.z),
+            d.y + kappa.y * (w.z * w.x),
+            d.z + kappa.z * (w.x * w.y),
+        );
+        assert_eq!(body.angular_acceleration(&w, &tau), gyroscopic);
+        // (τ − ω × Jω) ⊘ J: the torqued body's.
+        let cross = (tau - w.cross(&j.component_mul(&w))).component_div(&j);
+        assert_eq!(body.angular_acceleration_by_cross_product(&w, &tau), cross);
+        // (τ_x + ω_y ω_z (I_y − I_z)) / I_x, …: the SPIRAL cylinder's.
+        let components = Vector3::new(
+            (tau.x + w.y * w.z * (b - c)) / a,
+            (tau.y + w.z * w.x * (c - a)) / b,
+            (tau.z + w.x * w.y * (a - b)) / c,
+        );
+        assert_eq!(
+            body.angular_acceleration_by_components(&w, &tau),
+            components
+        );
+        let scale = 8.0 * f64::EPSILON * (cross.norm() + w.norm_squared());
+        assert!(
+            (gyroscopic - cross).norm() <= scale,
+            "{gyroscopic} vs {cross}"
+        );
+        assert!(
+            (components - cross).norm() <= scale,
+            "{components} vs {cross}"
+        );
+
+        // Momentum form, Π̇ = τ − (Π ⊙ J⁻¹) × Π: Krysl's body form and AKW.
+        let p = j.component_mul(&w);
+        assert_eq!(body.body_momentum(&w), p);
+        let omega = p.component_mul(&j_inv);
+        assert_eq!(body.body_angular_velocity(&p), omega);
+        let rate = tau - omega.cross(&p);
+        assert_eq!(body.momentum_rate(&p, &tau), rate);
+        assert!((rate - j.component_mul(&cross)).norm() <= 4.0 * scale * c);
+
+        // Lab form: ω = J⁻¹ (Rᵀ π) for the spatial momentum π = RΠ.
+        let spatial = r * p;
+        assert_eq!(
+            body.angular_velocity_from_spatial(&r, &spatial),
+            r.tr_mul(&spatial).component_mul(&j_inv)
+        );
+        assert!((body.angular_velocity_from_spatial(&r, &spatial) - w).norm() < 1e-14 * w.norm());
+
+        // The energy from ω and from Π.
+        let energy = 0.5 * w.dot(&p);
+        assert_eq!(body.kinetic_energy(&w), energy);
+        assert_eq!(
+            body.kinetic_energy_of_momentum(&p),
+            0.5 * p.dot(&p.component_mul(&j_inv))
+        );
+        assert!(
+            (body.kinetic_energy_of_momentum(&p) - energy).abs() <= 4.0 * f64::EPSILON * energy
+        );
+    }
+}
+
+/// `cast` converts the stored coefficients without recomputing them: over `f64` the body is
+/// the same; over dual numbers the real parts are the `f64` results — bit for bit for the forms
+/// without a division (`num-dual` divides by multiplying with the reciprocal, so the two
+/// division forms agree to rounding) — and the derivatives are the Jacobian of Euler's
+/// equations.
+#[test]
+fn a_cast_body_evaluates_the_same_equations_with_derivatives() {
+    use num_dual::Dual64;
+    let body = RigidBody::new([0.7, 1.9, 2.3]).unwrap();
+    assert_eq!(body.cast::<f64>(), body);
+    let dual = body.cast::<Dual64>();
+    assert_eq!(dual.inertia().map(|x| x.re), body.inertia());
+    assert_eq!(dual.inverse_inertia().map(|x| x.re), body.inverse_inertia());
+    assert_eq!(
+        dual.gyroscopic_coefficients().map(|x| x.re),
+        body.gyroscopic_coefficients()
+    );
+    assert!(dual.inertia().iter().all(|x| x.eps == 0.0));
+    let kappa = body.gyroscopic_coefficients();
+    for (w, tau) in euler_inputs() {
+        let tau_d = tau.map(Dual64::from);
+        // Differentiate with respect to ω_y.
+        let w_d = Vector3::new(Dual64::from(w.x), Dual64::new(w.y, 1.0), Dual64::from(w.z));
+        let forms = [
+            (
+                dual.angular_acceleration(&w_d, &tau_d),
+                body.angular_acceleration(&w, &tau),
+                true,
+            ),
+            (
+                dual.angular_acceleration_by_cross_product(&w_d, &tau_d),
+                body.angular_acceleration_by_cross_product(&w, &tau),
+                false,
+            ),
+            (
+                dual.angular_acceleration_by_components(&w_d, &tau_d),
+                body.angular_acceleration_by_components(&w, &tau),
+                false,
+            ),
+        ];
+        // ∂ω̇/∂ω_y = (κ_x ω_z, 0, κ_z ω_x).
+        let column = Vector3::new(kappa.x * w.z, 0.0, kappa.z * w.x);
+        for (d, f, exact) in forms {
+            let re = d.map(|x| x.re);
+            if exact {
+                assert_eq!(re, f);
+            } else {
+                assert!(
+                    (re - f).norm() <= 4.0 * f64::EPSILON * f.norm(),
+                    "{re} vs {f}"
+                );
+            }
+            assert!((d.map(|x| x.eps) - column).norm() <= 1e-14 * (1.0 + column.norm()));
+        }
+        let p = body.body_momentum(&w);
+        let p_d = dual.body_momentum(&w_d);
+        assert_eq!(p_d.map(|x| x.re), p);
+        assert_eq!(
+            dual.momentum_rate(&p_d, &tau_d).map(|x| x.re),
+            body.momentum_rate(&p, &tau)
+        );
+        assert_eq!(dual.kinetic_energy(&w_d).re, body.kinetic_energy(&w));
+        // ∂T/∂ω_y = I_y ω_y.
+        assert!((dual.kinetic_energy(&w_d).eps - 1.9 * w.y).abs() <= 1e-15 * (1.0 + w.y.abs()));
+    }
+}
+
+/// The problems' Euler's equations are the body's, bit for bit.
+#[test]
+fn the_problems_use_the_bodys_eulers_equations() {
+    use lieode::problems::{SpiralCylinder, TorquedRigidBody};
+    let p = TorquedRigidBody::default();
+    assert_eq!(
+        p.inertia(),
+        Vector3::from(TorquedRigidBody::DEFAULT_INERTIA)
+    );
+    assert_eq!(
+        *p.rigid(),
+        RigidBody::new(TorquedRigidBody::DEFAULT_INERTIA).unwrap()
+    );
+    let c = SpiralCylinder::paper().unwrap();
+    let tau_c = c.torque().0;
+    for (k, (w, _)) in euler_inputs().into_iter().enumerate() {
+        let t = 0.3 * k as f64;
+        let r = p.exact_rotation_generic(t);
+        let tau = p.torque(t, r.matrix(), &w);
+        assert_eq!(
+            p.angular_acceleration(t, r.matrix(), &w),
+            p.rigid().angular_acceleration_by_cross_product(&w, &tau)
+        );
+        assert_eq!(
+            c.euler_rhs(&w),
+            c.body().angular_acceleration_by_components(&w, &tau_c)
         );
     }
 }

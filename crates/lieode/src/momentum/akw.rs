@@ -72,7 +72,7 @@ impl<F: SpatialTorque> AkwMap<'_, F> {
     /// `(R_{n+1}, Π̄)` for the increment `Z`, over any scalar.
     fn advance<T: Real>(&self, z: &Vector3<T>) -> (So3<T>, Vector3<T>) {
         let mean = self.momentum.map(real::<T>) + z * real::<T>(0.5);
-        let omega = mean.component_mul(&self.body.inverse_inertia().map(real::<T>));
+        let omega = self.body.cast::<T>().body_angular_velocity(&mean);
         let step: So3<T> = CayleyMap::map(&So3Algebra(omega * real::<T>(self.h)));
         (self.r.cast::<T>().compose(&step), mean)
     }
@@ -81,13 +81,14 @@ impl<F: SpatialTorque> AkwMap<'_, F> {
 impl<F: SpatialTorque> IncrementMap for AkwMap<'_, F> {
     fn k<T: Real>(&self, z: &Vector3<T>) -> Vector3<T> {
         let (r_next, mean) = self.advance(z);
-        let omega = mean.component_mul(&self.body.inverse_inertia().map(real::<T>));
         let h = real::<T>(self.h);
         let t_next = r_next.matrix().tr_mul(
             &self
                 .torque
                 .spatial_torque(real::<T>(self.t) + h, r_next.matrix()),
         );
-        (self.torque_start.map(real::<T>) + t_next) * real::<T>(0.5) - omega.cross(&mean)
+        // Euler's equations in momentum form at Π̄ under the trapezoidal torque.
+        let torque = (self.torque_start.map(real::<T>) + t_next) * real::<T>(0.5);
+        self.body.cast::<T>().momentum_rate(&mean, &torque)
     }
 }

@@ -14,23 +14,16 @@
 use crate::body::RigidBodyState;
 use std::marker::PhantomData;
 
-use nalgebra::Vector3;
-
 use super::torque::SpatialTorque;
 use crate::body::RigidBody;
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3Algebra;
-use crate::lie::{Real, Side, real};
+use crate::lie::{Real, Side};
 use crate::ode::LieOde;
 
 /// The algebra of [`RigidBodyState`]: `(ω, ṁ)`.
 pub type MomentumAlgebra<T = f64> = ProductAlgebra<So3Algebra<T>, Rn<3, T>>;
-
-/// `ω = J⁻¹ Π` over any scalar.
-fn angular_velocity<T: Real>(body: &RigidBody, momentum: &Vector3<T>) -> Vector3<T> {
-    momentum.component_mul(&body.inverse_inertia().map(real::<T>))
-}
 
 /// A rigid body under a spatial torque as a Lie-group ODE on [`RigidBodyState`], in the momentum
 /// form `K` ([`BodyMomentum`] or [`SpatialMomentum`]); used through the aliases
@@ -71,7 +64,8 @@ impl<F, K> MomentumOde<F, K> {
 
 /// `Ṙ = R ω̂`, `Π̇ = −ω × Π + Rᵀ t(t, R)` with `ω = J⁻¹Π`: the body-momentum (differential) form.
 ///
-/// Generator `ξ = (J⁻¹Π, −ω × Π + Rᵀ t)`, [`Side::Right`].
+/// Generator `ξ = (J⁻¹Π, −ω × Π + Rᵀ t)`, [`Side::Right`]: Euler's equations in momentum form,
+/// [`RigidBody::body_angular_velocity`] and [`RigidBody::momentum_rate`] with `τ = Rᵀ t`.
 ///
 /// # Examples
 /// ```
@@ -94,17 +88,22 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Bod
         Side::Right
     }
     fn generator(&mut self, t: T, y: &RigidBodyState<T>) -> MomentumAlgebra<T> {
+        let body = self.body.cast::<T>();
         let r = y.0.matrix();
         let momentum = y.1.0;
-        let omega = angular_velocity(&self.body, &momentum);
+        let omega = body.body_angular_velocity(&momentum);
         let body_torque = r.tr_mul(&self.torque.spatial_torque(t, r));
-        ProductAlgebra(So3Algebra(omega), Rn(body_torque - omega.cross(&momentum)))
+        ProductAlgebra(
+            So3Algebra(omega),
+            Rn(body.momentum_rate(&momentum, &body_torque)),
+        )
     }
 }
 
 /// `Ṙ = R ω̂`, `π̇ = t(t, R)` with `ω = J⁻¹ Rᵀ π`: the spatial-momentum (integral) form.
 ///
-/// Generator `ξ = (J⁻¹Rᵀπ, t)`, [`Side::Right`].
+/// Generator `ξ = (J⁻¹Rᵀπ, t)`, [`Side::Right`]: Euler's equations in the lab frame,
+/// [`RigidBody::angular_velocity_from_spatial`].
 ///
 /// # Examples
 /// ```
@@ -128,14 +127,17 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Spa
     }
     fn generator(&mut self, t: T, y: &RigidBodyState<T>) -> MomentumAlgebra<T> {
         let r = y.0.matrix();
-        let omega = angular_velocity(&self.body, &r.tr_mul(&y.1.0));
+        let omega = self
+            .body
+            .cast::<T>()
+            .angular_velocity_from_spatial(r, &y.1.0);
         ProductAlgebra(So3Algebra(omega), Rn(self.torque.spatial_torque(t, r)))
     }
 }
 
-/// `(R, Π) ↦ (R, RΠ)`: body to spatial momentum.
+/// `(R, Π) ↦ (R, RΠ)`: body to spatial momentum ([`super::spatial_momentum`]).
 pub fn to_spatial<T: Real>(y: &RigidBodyState<T>) -> RigidBodyState<T> {
-    Product(y.0, Rn(y.0.matrix() * y.1.0))
+    Product(y.0, Rn(super::spatial_momentum(y)))
 }
 
 /// `(R, π) ↦ (R, Rᵀπ)`: spatial to body momentum.

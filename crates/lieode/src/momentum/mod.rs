@@ -49,10 +49,12 @@ use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 
 use crate::body::RigidBody;
+use crate::lie::Real;
 
-/// The kinetic energy `½ Π · J⁻¹Π` of the body momentum `Π`.
+/// The kinetic energy `½ Π · J⁻¹Π` of the body momentum `Π`:
+/// [`RigidBody::kinetic_energy_of_momentum`].
 pub fn kinetic_energy(body: &RigidBody, momentum: &Vector3<f64>) -> f64 {
-    0.5 * momentum.dot(&momentum.component_mul(&body.inverse_inertia()))
+    body.kinetic_energy_of_momentum(momentum)
 }
 
 /// The Hamiltonian `½ Π · J⁻¹Π + V(R)` of a state `(R, Π)` under a torque with a potential
@@ -64,10 +66,11 @@ pub fn hamiltonian<F: SpatialTorque>(
 ) -> Option<f64> {
     torque
         .potential(y.0.matrix())
-        .map(|v: f64| v + kinetic_energy(body, &y.1.0))
+        .map(|v: f64| v + body.kinetic_energy_of_momentum(&y.1.0))
 }
 
-/// The spatial angular momentum `π = RΠ`.
-pub fn spatial_momentum(y: &RigidBodyState) -> Vector3<f64> {
+/// The spatial angular momentum `π = RΠ` of a state `(R, Π)` in the body-momentum form (the
+/// same `L` as [`RigidBody::spatial_momentum`] of a rotor and `ω`).
+pub fn spatial_momentum<T: Real>(y: &RigidBodyState<T>) -> Vector3<T> {
     y.0.matrix() * y.1.0
 }

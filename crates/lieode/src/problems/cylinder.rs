@@ -369,14 +369,15 @@ impl SpiralCylinder {
         self.spin.omega_dot(t)
     }
 
-    /// Euler's equations for this body and torque, `ω̇(ω)`, in any scalar type.
+    /// Euler's equations for this body and torque, `ω̇(ω)`, in any scalar type: SPIRAL Eq. 8
+    /// component by component, [`RigidBody::angular_acceleration_by_components`] with
+    /// `τ = (M_x, 0, 0)` (the order of operations the published lifted DOP853 results were
+    /// computed in; the catalogue's steppers use [`RigidBody::angular_acceleration`]).
     pub fn euler_rhs<T: Real>(&self, omega: &Vector3<T>) -> Vector3<T> {
-        let i = self.body.inertia().map(real::<T>);
-        Vector3::new(
-            (real::<T>(self.parameters.torque_x) + omega.y * omega.z * (i.y - i.z)) / i.x,
-            omega.z * omega.x * (i.z - i.x) / i.y,
-            omega.x * omega.y * (i.x - i.y) / i.z,
-        )
+        let torque = Vector3::new(real::<T>(self.parameters.torque_x), T::zero(), T::zero());
+        self.body
+            .cast::<T>()
+            .angular_acceleration_by_components(omega, &torque)
     }
 
     /// The reference rotor `q′(t)` (body → lab), as integrated (not renormalised; `|q′| = 1`

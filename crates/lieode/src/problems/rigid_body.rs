@@ -47,6 +47,7 @@ use crate::body::{RigidBodyQuatState, RigidBodyState};
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
 use super::{ScalarCurve, rotation_x, rotation_y, rotation_z, rotor_x, rotor_y, rotor_z};
+use crate::body::RigidBody;
 use crate::body::quaternion::rotation_matrix;
 use crate::error::{Error, Result};
 use crate::lie::product::{Product, ProductAlgebra};
@@ -80,7 +81,7 @@ pub struct TorquedRigidBody {
     yaw: ScalarCurve,
     pitch: ScalarCurve,
     roll: ScalarCurve,
-    inertia: Vector3<f64>,
+    rigid: RigidBody,
     offset: Vector3<f64>,
     lab_force: Vector3<f64>,
     damping: f64,
@@ -95,11 +96,7 @@ impl Default for TorquedRigidBody {
             yaw: Self::DEFAULT_YAW,
             pitch: Self::DEFAULT_PITCH,
             roll: Self::DEFAULT_ROLL,
-            inertia: Vector3::new(
-                Self::DEFAULT_INERTIA[0],
-                Self::DEFAULT_INERTIA[1],
-                Self::DEFAULT_INERTIA[2],
-            ),
+            rigid: RigidBody::from_checked_moments(Self::DEFAULT_INERTIA),
             offset: Vector3::new(
                 Self::DEFAULT_OFFSET[0],
                 Self::DEFAULT_OFFSET[1],
@@ -141,7 +138,9 @@ impl TorquedRigidBody {
     ///
     /// # Errors
     /// [`Error::NonFinite`] for a non-finite parameter; [`Error::InvalidParameter`] naming
-    /// `inertia` if a principal moment is not positive, or `damping` if it is negative.
+    /// `inertia` if a principal moment is not positive or has no finite reciprocal (as
+    /// [`RigidBody::with_moments`]; the triangle inequalities are not required), or `damping`
+    /// if it is negative.
     pub fn new(
         inertia: Vector3<f64>,
         offset: Vector3<f64>,
@@ -175,8 +174,9 @@ impl TorquedRigidBody {
                 expected: "a value ≥ 0".into(),
             });
         }
+        let rigid = RigidBody::with_moments([inertia.x, inertia.y, inertia.z])?;
         Ok(Self {
-            inertia,
+            rigid,
             offset,
             lab_force,
             damping,
@@ -207,7 +207,11 @@ impl TorquedRigidBody {
 
     /// The principal moments `(J₁, J₂, J₃)`.
     pub fn inertia(&self) -> Vector3<f64> {
-        self.inertia
+        self.rigid.inertia()
+    }
+    /// The rotational inertia as a [`RigidBody`], whose Euler's equations the problem uses.
+    pub fn rigid(&self) -> &RigidBody {
+        &self.rigid
     }
     /// The body-frame offset `χ` of the centre of mass.
     pub fn offset(&self) -> Vector3<f64> {
@@ -297,11 +301,11 @@ impl TorquedRigidBody {
 
     /// The manufactured torque `τ_m(t) = J ω̇* + ω* × Jω* − χ × (R*ᵀ f) + c ω*`.
     pub fn manufactured_torque<T: Real>(&self, t: T) -> Vector3<T> {
-        let j = self.inertia.map(real::<T>);
+        let body = self.rigid.cast::<T>();
         let w = self.exact_angular_velocity(t);
         let dw = self.exact_angular_acceleration(t);
         let r = self.exact_rotation_generic(t);
-        j.component_mul(&dw) + w.cross(&j.component_mul(&w)) - self.gravity_torque(r.matrix())
+        body.body_momentum(&dw) + w.cross(&body.body_momentum(&w)) - self.gravity_torque(r.matrix())
             + w * real::<T>(self.damping)
     }
 
@@ -317,15 +321,18 @@ impl TorquedRigidBody {
         self.gravity_torque(r) - omega * real::<T>(self.damping) + self.manufactured_torque(t)
     }
 
-    /// Euler's equations solved for the acceleration: `ω̇ = J⁻¹(τ(t, R, ω) − ω × Jω)`.
+    /// Euler's equations solved for the acceleration: `ω̇ = J⁻¹(τ(t, R, ω) − ω × Jω)`, as
+    /// [`RigidBody::angular_acceleration_by_cross_product`] (the order of operations the
+    /// published convergence data were computed in).
     pub fn angular_acceleration<T: Real>(
         &self,
         t: T,
         r: &Matrix3<T>,
         omega: &Vector3<T>,
     ) -> Vector3<T> {
-        let j = self.inertia.map(real::<T>);
-        (self.torque(t, r, omega) - omega.cross(&j.component_mul(omega))).component_div(&j)
+        self.rigid
+            .cast::<T>()
+            .angular_acceleration_by_cross_product(omega, &self.torque(t, r, omega))
     }
 }
 
