@@ -293,3 +293,31 @@ fn the_problems_use_the_bodys_eulers_equations() {
         );
     }
 }
+
+/// `Body` is the rigid body with a mass, in `body` and still as `system::Body`; its tensor
+/// constructor is the rigid body's with the mass checked after the tensor.
+#[test]
+fn a_body_with_mass_builds_on_the_rigid_body() {
+    use lieode::body::Body;
+    let p = exp_pure(&Vector3::new(0.2, -0.4, 0.3));
+    let r = rotation_matrix(&p);
+    let tensor = r * Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 2.5)) * r.transpose();
+    let (body, axes): (lieode::system::Body, _) = Body::from_tensor(3.0, &tensor).unwrap();
+    let (rigid, rigid_axes) = RigidBody::from_tensor(&tensor).unwrap();
+    assert_eq!(*body.rigid(), rigid);
+    assert_eq!(axes, rigid_axes);
+    assert_eq!(body, Body::with_rigid(3.0, rigid).unwrap());
+    assert_eq!(body.mass(), 3.0);
+    let name = |e: lieode::Error| match e {
+        lieode::Error::InvalidParameter { name, .. } => name,
+        lieode::Error::NonFinite { name } => name,
+        other => panic!("{other}"),
+    };
+    let skew = Matrix3::new(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
+    assert_eq!(name(Body::from_tensor(-1.0, &skew).unwrap_err()), "tensor");
+    assert_eq!(name(Body::from_tensor(-1.0, &tensor).unwrap_err()), "mass");
+    assert_eq!(
+        name(Body::from_tensor(f64::NAN, &tensor).unwrap_err()),
+        "mass"
+    );
+}

@@ -33,7 +33,9 @@
 //! bit-identical for any number of threads.
 
 mod arrays;
-mod body;
+// `Body` lives in `crate::body`; this import keeps `super::body::Body` and `pub use body::Body`
+// (`system::Body`) working.
+use crate::body;
 mod catalogue;
 mod forces;
 mod improved_pcdm;

@@ -2,15 +2,17 @@
 
 use nalgebra::{Matrix3, Quaternion};
 
-use crate::body::RigidBody;
+use super::RigidBody;
 use crate::error::{Error, Result, check_finite};
 
-/// A rigid body of the many-body layer: its mass and its rotational inertia ([`RigidBody`]:
-/// the principal moments, or a full tensor diagonalised with [`Body::from_tensor`]).
+/// A rigid body that translates and rotates, the body of the many-body layer
+/// ([`crate::system`], which re-exports it as `system::Body`): its mass and its rotational
+/// inertia ([`RigidBody`]: the principal moments, or a full tensor diagonalised with
+/// [`Body::from_tensor`], which is [`RigidBody::from_tensor`] with a mass).
 ///
 /// # Examples
 /// ```
-/// use lieode::system::Body;
+/// use lieode::body::Body;
 /// let ball = Body::solid_sphere(2.0, 0.5)?; // m = 2, r = 0.5: I = 2/5 m r² = 0.2
 /// assert!((ball.rigid().inertia().x - 0.2).abs() < 1e-15);
 /// assert!(Body::new(0.0, [1.0, 1.0, 1.0]).is_err());
@@ -55,16 +57,16 @@ impl Body {
         })
     }
 
-    /// A body of mass `mass` with a general symmetric inertia tensor, diagonalised: returns the
-    /// body in its principal frame and the rotor from the principal to the given frame (see
-    /// [`RigidBody::from_tensor`]).
+    /// A body of mass `mass` with a general symmetric inertia tensor, diagonalised by
+    /// [`RigidBody::from_tensor`]: returns the body in its principal frame and the rotor from
+    /// the principal to the given frame.
     ///
     /// # Errors
-    /// As [`Body::new`] and [`RigidBody::from_tensor`].
+    /// Those of [`RigidBody::from_tensor`] for the tensor, then those of [`Body::with_rigid`]
+    /// for the mass.
     pub fn from_tensor(mass: f64, tensor: &Matrix3<f64>) -> Result<(Self, Quaternion<f64>)> {
         let (rigid, rotor) = RigidBody::from_tensor(tensor)?;
-        let inertia = rigid.inertia();
-        Ok((Self::new(mass, [inertia.x, inertia.y, inertia.z])?, rotor))
+        Ok((Self::with_rigid(mass, rigid)?, rotor))
     }
 
     /// A homogeneous solid sphere, `I = 2/5 m r²`.
