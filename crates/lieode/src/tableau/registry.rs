@@ -36,41 +36,52 @@ use crate::error::{Error, Result};
 
 use super::ButcherTableau;
 
-pub use super::explicit::{
-    BS32, DOP853, DOP853_BHH, DOP853_ER, DOPRI5, EULER, HEUN, KUTTA3, MIDPOINT, RALSTON, RK4, RK38,
-    SSPRK3, TSIT5,
-};
-pub use super::implicit::{
-    BACKWARD_EULER, GAUSS4, GAUSS6, IMPLICIT_MIDPOINT, RADAU_IIA3, RADAU_IIA5, TRAPEZOID,
-};
-pub use super::lie::{CF4, CG3, CG4A, CG23};
+// The DOP853 error estimators: parts of DOP853, not methods of their own.
+pub use super::explicit::{DOP853_BHH, DOP853_ER};
 
-/// The registered tableaux with the names of their constants, in the order of the table above.
-static REGISTRY: [(&str, ButcherTableau); 23] = [
-    ("EULER", EULER),
-    ("MIDPOINT", MIDPOINT),
-    ("HEUN", HEUN),
-    ("RALSTON", RALSTON),
-    ("KUTTA3", KUTTA3),
-    ("SSPRK3", SSPRK3),
-    ("RK4", RK4),
-    ("RK38", RK38),
-    ("BS32", BS32),
-    ("DOPRI5", DOPRI5),
-    ("DOP853", DOP853),
-    ("TSIT5", TSIT5),
-    ("BACKWARD_EULER", BACKWARD_EULER),
-    ("IMPLICIT_MIDPOINT", IMPLICIT_MIDPOINT),
-    ("TRAPEZOID", TRAPEZOID),
-    ("GAUSS4", GAUSS4),
-    ("GAUSS6", GAUSS6),
-    ("RADAU_IIA3", RADAU_IIA3),
-    ("RADAU_IIA5", RADAU_IIA5),
-    ("CG3", CG3),
-    ("CG23", CG23),
-    ("CG4A", CG4A),
-    ("CF4", CF4),
-];
+/// The registry, written once: `registry!(module::NAME, …)` re-exports each listed constant
+/// from its module (`explicit`, `implicit`, `lie`) and declares the table of the constants
+/// with their names (`stringify!`), its length counted by the compiler. Registering a tableau
+/// is writing its `const` and adding it to the one list below; [`all`], [`names`] and
+/// [`by_name`] read the table.
+macro_rules! registry {
+    ($($module:ident :: $name:ident),* $(,)?) => {
+        $(pub use super::$module::$name;)*
+
+        /// The registered tableaux with the names of their constants, in the order of the table
+        /// above.
+        static REGISTRY: [(&str, ButcherTableau); registry!(@count $($name)*)] =
+            [$((stringify!($name), $name)),*];
+    };
+    (@count $($name:ident)*) => { <[()]>::len(&[$(registry!(@unit $name)),*]) };
+    (@unit $name:ident) => { () };
+}
+
+registry!(
+    explicit::EULER,
+    explicit::MIDPOINT,
+    explicit::HEUN,
+    explicit::RALSTON,
+    explicit::KUTTA3,
+    explicit::SSPRK3,
+    explicit::RK4,
+    explicit::RK38,
+    explicit::BS32,
+    explicit::DOPRI5,
+    explicit::DOP853,
+    explicit::TSIT5,
+    implicit::BACKWARD_EULER,
+    implicit::IMPLICIT_MIDPOINT,
+    implicit::TRAPEZOID,
+    implicit::GAUSS4,
+    implicit::GAUSS6,
+    implicit::RADAU_IIA3,
+    implicit::RADAU_IIA5,
+    lie::CG3,
+    lie::CG23,
+    lie::CG4A,
+    lie::CF4,
+);
 
 /// Every registered tableau, in the order of the module's table.
 ///
