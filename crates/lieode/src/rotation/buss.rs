@@ -151,6 +151,7 @@ impl RigidBodyMethod for BussMethod {
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = false;
 
     fn info(&self) -> MethodInfo {
@@ -204,6 +205,11 @@ impl RigidBodyMethod for BussMethod {
         let omega = body.body_angular_velocity(&(r_next.transpose() * momentum));
         *c = (q, omega, momentum);
         finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.0, &c.1))
     }
 
     fn rotor(c: &Self::Carried) -> Quaternion<f64> {

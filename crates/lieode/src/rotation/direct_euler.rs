@@ -64,6 +64,7 @@ impl RigidBodyMethod for DirectEulerMethod {
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = false;
 
     fn info(&self) -> MethodInfo {
@@ -110,6 +111,11 @@ impl RigidBodyMethod for DirectEulerMethod {
             q_next
         };
         finite_rotation(q, omega)
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.0, &c.1))
     }
 
     fn rotor(c: &Self::Carried) -> Quaternion<f64> {

@@ -221,6 +221,7 @@ impl RigidBodyMethod for MercuryDpmMethod {
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = true;
 
     /// Normalised every step by the Gram–Schmidt of its matrix update, which is part of the
@@ -313,6 +314,11 @@ impl RigidBodyMethod for MercuryDpmMethod {
             omega_body,
         };
         finite_rotation(&q, &omega_body) && dcm.iter().chain(w.iter()).all(|x| x.is_finite())
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &MercuryDpmState) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.q, &c.omega_body))
     }
 
     fn rotor(c: &MercuryDpmState) -> Quaternion<f64> {

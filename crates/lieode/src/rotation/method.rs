@@ -193,6 +193,20 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
         dt: f64,
     ) -> bool;
 
+    /// Whether the torque point is the carried state ([`RigidBodyMethod::carried_point`] is
+    /// `Some`).
+    const POINT_IS_CARRIED: bool = false;
+
+    /// The torque point as references into the carried state, for the methods whose point is
+    /// the carried rotor and angular velocity (`prepare` computes nothing for it; `None`, the
+    /// default, otherwise): the many-body pass then hands the force model the body's own
+    /// state instead of a fresh copy, which the model's loads would read across the copy's
+    /// stores (a store-forwarding stall per body).
+    fn carried_point(carried: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        let _ = carried;
+        None
+    }
+
     /// The rotor `q_n` of a carried state.
     fn rotor(carried: &Self::Carried) -> Quaternion<f64>;
 
@@ -215,15 +229,14 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     }
 }
 
-/// `0·x` summed over `values`: ±0 if every value is finite, NaN otherwise (one branch for a
-/// whole state instead of one per entry).
-#[inline(always)]
-pub(crate) fn finite_probe(values: &[f64]) -> f64 {
-    values.iter().fold(0.0, |s, x| s + x * 0.0)
-}
-
-/// Whether a rotor and an angular velocity are finite.
+/// Whether a rotor and an angular velocity are finite: `0·x` is ±0 for finite `x` and NaN
+/// otherwise, summed as a tree (one branch for the state, and no chain of seven dependent
+/// additions in the step). The rotor's entries are paired as its halves `(w, i)`, `(j, k)`:
+/// a vectorised check then reads each half as it was stored (pairing `(i, j)` made the check
+/// load across two stores, which stalled SPIRAL's many-body step on store forwarding).
 #[inline(always)]
 pub(crate) fn finite_rotation(q: &Quaternion<f64>, omega: &Vector3<f64>) -> bool {
-    finite_probe(q.coords.as_slice()) + finite_probe(omega.as_slice()) == 0.0
+    let q0 = (q.w * 0.0 + q.j * 0.0) + (q.i * 0.0 + q.k * 0.0);
+    let w0 = (omega.x * 0.0 + omega.z * 0.0) + omega.y * 0.0;
+    q0 + w0 == 0.0
 }

@@ -238,6 +238,7 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = true;
 
     fn info(&self) -> MethodInfo {
@@ -297,6 +298,11 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
             q_next
         };
         finite_rotation(q, omega_half)
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.0, &c.1))
     }
 
     fn rotor(c: &Self::Carried) -> Quaternion<f64> {

@@ -26,7 +26,8 @@ use crate::stepper::{
 /// a system force model: with one body under a body-frame torque the two are bit-identical
 /// (`tests/system.rs`).
 ///
-/// A failed step leaves the state of the last successful one.
+/// A step that fails (a non-finite torque or state) is reported with its time; the carried state
+/// is then not to be trusted, and the stepper must be started again.
 ///
 /// # Examples
 /// ```
@@ -55,9 +56,10 @@ pub struct SingleBody<K: RigidBodyMethod> {
 /// A started run: the method's constants and carried state, the clock and the normalisation
 /// count.
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct Run<K: RigidBodyMethod> {
-    constants: K::Constants,
     carried: K::Carried,
+    constants: K::Constants,
     clock: FixedClock,
     renormaliser: Renormaliser,
 }
@@ -258,39 +260,14 @@ impl<K: RigidBodyMethod, T: TorqueField> Stepper<T> for SingleBody<K> {
         let Some(run) = self.run.as_mut() else {
             return Err(not_started());
         };
-        let dt = run.clock.dt();
-        let mut renormaliser = run.renormaliser;
-        let renormalise = renormaliser.due();
-        let (mut pending, mut at) =
-            self.method
-                .prepare(&run.constants, &run.carried, renormalise, dt);
-        let mut t_torque = if K::STAGES > 1 {
-            run.clock.time() + self.method.stage_fraction(0) * dt
-        } else if K::TORQUE_AT_END {
-            run.clock.next_time()
+        let renormalise = run.renormaliser.due();
+        // The policy is matched once, so that the step's arithmetic sees a constant: a run-time
+        // flag inside joined the two rotors through the stack.
+        if renormalise {
+            step_run::<K, T, true>(&self.method, run, torque)?;
         } else {
-            run.clock.time()
-        };
-        for stage in 1..K::STAGES {
-            let tau = checked_torque(torque, t_torque, &at.q, &at.omega)?;
-            at = self
-                .method
-                .stage(&run.constants, &run.carried, &mut pending, stage, &tau, dt);
-            t_torque = run.clock.time() + self.method.stage_fraction(stage) * dt;
+            step_run::<K, T, false>(&self.method, run, torque)?;
         }
-        let tau = checked_torque(torque, t_torque, &at.q, &at.omega)?;
-        let mut carried = run.carried;
-        if !self
-            .method
-            .finish(&run.constants, &mut carried, pending, &tau, renormalise, dt)
-        {
-            return Err(Error::NonFiniteState {
-                what: "state",
-                t: run.clock.next_time(),
-            });
-        }
-        run.carried = carried;
-        run.renormaliser = renormaliser;
         self.stats.rhs_evaluations += self.method.info().evaluations;
         Ok(run.clock.advance(&mut self.stats))
     }
@@ -320,5 +297,56 @@ impl<K: RigidBodyMethod, T: TorqueField> Stepper<T> for SingleBody<K> {
         // Omelyan: ω_n from L_{n−½} + (dt/2)M).
         state.check_finite("state")?;
         Ok(state)
+    }
+}
+
+/// One step of `method` on `run` under `torque`: `prepare`, the torque (at every stage), `finish`,
+/// the carried state updated in place (a copy through the stack stalled SPIRAL's step on store
+/// forwarding); the torque is evaluated at references into the carried state where the point
+/// is the carried state ([`RigidBodyMethod::carried_point`]). A step that fails leaves a
+/// non-finite carried state, and the stepper must be started again.
+///
+/// # Errors
+/// [`Error::NonFiniteState`] for a non-finite torque (`torque`, at its time) or new state
+/// (`state`, at `t_{n+1}`).
+#[inline(always)]
+fn step_run<K: RigidBodyMethod, T: TorqueField, const RENORMALISE: bool>(
+    method: &K,
+    run: &mut Run<K>,
+    torque: &mut T,
+) -> Result<()> {
+    let dt = run.clock.dt();
+    let (mut pending, mut at) = method.prepare(&run.constants, &run.carried, RENORMALISE, dt);
+    let mut t_torque = if K::STAGES > 1 {
+        run.clock.time() + method.stage_fraction(0) * dt
+    } else if K::TORQUE_AT_END {
+        run.clock.next_time()
+    } else {
+        run.clock.time()
+    };
+    for stage in 1..K::STAGES {
+        let tau = checked_torque(torque, t_torque, &at.q, &at.omega)?;
+        at = method.stage(&run.constants, &run.carried, &mut pending, stage, &tau, dt);
+        t_torque = run.clock.time() + method.stage_fraction(stage) * dt;
+    }
+    let (q, omega) = match K::carried_point(&run.carried) {
+        Some(point) if K::STAGES == 1 => point,
+        _ => (&at.q, &at.omega),
+    };
+    let tau = checked_torque(torque, t_torque, q, omega)?;
+    if method.finish(
+        &run.constants,
+        &mut run.carried,
+        pending,
+        &tau,
+        RENORMALISE,
+        dt,
+    ) {
+        Ok(())
+    } else {
+        Err(Error::NonFiniteState {
+            what: "state",
+            t: run.clock.next_time(),
+        })
     }
 }

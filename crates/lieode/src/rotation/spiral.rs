@@ -101,6 +101,7 @@ impl RigidBodyMethod for SpiralMethod {
     type Constants = (RigidBody, FixedStepOmega);
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = false;
 
     fn info(&self) -> MethodInfo {
@@ -155,9 +156,14 @@ impl RigidBodyMethod for SpiralMethod {
         };
         *omega = match &k.1 {
             FixedStepOmega::Three(map) => map.advance(omega, tau),
-            other => advance_out_of_line(other, omega, tau),
+            other => advance_out_of_line(other, *omega, *tau),
         };
         finite_rotation(q, omega)
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.0, &c.1))
     }
 
     fn rotor(c: &Self::Carried) -> Quaternion<f64> {
@@ -170,13 +176,14 @@ impl RigidBodyMethod for SpiralMethod {
 }
 
 /// The ω update with a map of other than three stages, as a call: the three-stage path
-/// (SSPRK3, the default) stays inlined in the step as it was before the choice existed.
+/// (SSPRK3, the default) stays inlined in the step as it was before the choice existed. Its
+/// arguments are values, so that the hot path need not keep them in memory.
 #[cold]
 #[inline(never)]
 fn advance_out_of_line(
     map: &FixedStepOmega,
-    omega: &nalgebra::Vector3<f64>,
-    torque: &nalgebra::Vector3<f64>,
+    omega: nalgebra::Vector3<f64>,
+    torque: nalgebra::Vector3<f64>,
 ) -> nalgebra::Vector3<f64> {
-    map.advance(omega, torque)
+    map.advance(&omega, &torque)
 }

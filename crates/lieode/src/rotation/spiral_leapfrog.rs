@@ -202,6 +202,7 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     type Constants = (RigidBody, FixedStepOmega);
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = true;
 
     fn info(&self) -> MethodInfo {
@@ -262,9 +263,13 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
             FixedStepOmega::Three(map) => {
                 leapfrog_update(c, renormalise, dt, |w| map.advance(w, tau))
             }
-            other => leapfrog_update_out_of_line(c, renormalise, dt, other, tau),
+            other => leapfrog_update_out_of_line(c, renormalise, dt, other, *tau),
         }
-        finite_rotation(&c.0, &c.1)
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.0, &c.1))
     }
 
     fn rotor(c: &Self::Carried) -> Quaternion<f64> {
@@ -307,7 +312,7 @@ fn leapfrog_update(
     renormalise: bool,
     dt: f64,
     advance: impl Fn(&Vector3<f64>) -> Vector3<f64>,
-) {
+) -> bool {
     let (q, omega) = c;
     *omega = advance(omega);
     let q_next = *q * exp_pure(&(*omega * (0.5 * dt)));
@@ -316,9 +321,13 @@ fn leapfrog_update(
     } else {
         q_next
     };
+    finite_rotation(q, omega)
 }
 
-/// [`leapfrog_update`] with an ω map of other than three stages, as a call. The step takes ω
+/// [`leapfrog_update`] with an ω map of other than three stages, as a call (the torque by
+/// value: a reference would make the hot path keep the torque in memory, and the ω update's
+/// loads of it then straddled its stores — store-forwarding stalls that doubled SPIRAL's
+/// many-body step). The step takes ω
 /// straight into the rotor update, so the three-stage path (SSPRK3, the default) is dispatched
 /// to before both: with the dispatch inside the ω update, ω went through memory on its way to
 /// the exponential and the SPIRAL leapfrog step took 8–12 % longer than the SSPRK3-only
@@ -330,7 +339,7 @@ fn leapfrog_update_out_of_line(
     renormalise: bool,
     dt: f64,
     map: &FixedStepOmega,
-    torque: &Vector3<f64>,
-) {
-    leapfrog_update(c, renormalise, dt, |w| map.advance(w, torque));
+    torque: Vector3<f64>,
+) -> bool {
+    leapfrog_update(c, renormalise, dt, |w| map.advance(w, &torque))
 }

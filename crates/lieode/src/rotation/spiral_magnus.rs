@@ -177,6 +177,7 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 2;
+    const POINT_IS_CARRIED: bool = true;
     const SYNC_EVALUATES: bool = false;
 
     fn info(&self) -> MethodInfo {
@@ -281,6 +282,11 @@ impl RigidBodyMethod for SpiralMagnusMethod {
         c.previous = [*tau, p1];
         c.known = (c.known + 1).min(2);
         finite_rotation(&c.q, &c.omega)
+    }
+
+    #[inline(always)]
+    fn carried_point(c: &SpiralMagnusState) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
+        Some((&c.q, &c.omega))
     }
 
     fn rotor(c: &SpiralMagnusState) -> Quaternion<f64> {

@@ -85,6 +85,10 @@ pub struct CatalogueSystem<K: RigidBodyMethod> {
     /// The rotors and angular velocities of the torque points (the two-pass step's view).
     at_rotors: Vec<Quaternion<f64>>,
     at_omegas: Vec<Vector3<f64>>,
+    /// Whether `at_rotors` and `at_omegas` are the torque points of the coming step (for a
+    /// method whose point is its carried state, the two-pass step keeps them as it finishes
+    /// each body, so that the next step needs no pass to prepare them).
+    points_fresh: bool,
     /// The last loads and the frame of their torques (the velocity Verlet form kicks with them).
     loads: Loads,
     frame: Frame,
@@ -113,6 +117,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
             pending: Vec::new(),
             at_rotors: Vec::new(),
             at_omegas: Vec::new(),
+            points_fresh: false,
             frame: Frame::Body,
             stats: Stats::default(),
         }
@@ -166,10 +171,32 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
             Ok(())
         });
         debug_assert!(result.is_ok());
+        self.points_fresh = mirrors_points::<K>();
     }
 
-    /// The loads at `t` for the positions, the carried velocities and the torque points.
+    /// The loads at `t` for the positions, the carried velocities and the torque points, checked
+    /// to be finite (at the start and the synchronisation; a step checks them in its second
+    /// pass, [`CatalogueSystem::evaluate_unchecked`]).
     fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
+        self.evaluate_loads(problem, t, true)
+    }
+
+    /// [`CatalogueSystem::evaluate`] without the finiteness scan (the number of loads is still
+    /// checked): one pass over the loads fewer per step.
+    fn evaluate_unchecked<P: SystemForces + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        t: f64,
+    ) -> Result<()> {
+        self.evaluate_loads(problem, t, false)
+    }
+
+    fn evaluate_loads<P: SystemForces + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        t: f64,
+        finite: bool,
+    ) -> Result<()> {
         let view = SystemView {
             t,
             positions: &self.positions,
@@ -180,7 +207,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         let n = self.bodies.len();
         self.frame = self
             .loads
-            .evaluate(problem, &view, n, &mut self.stats, true)?;
+            .evaluate(problem, &view, n, &mut self.stats, finite)?;
         Ok(())
     }
 
@@ -196,36 +223,65 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
             carried,
             pending,
             at_rotors,
+            at_omegas,
             loads,
             frame,
+            points_fresh,
             ..
         } = self;
         let (kinds, method, frame) = (&*kinds, &*method, *frame);
         let (forces, torques) = (&loads.forces, &loads.torques);
-        for_each_body!(read kind_of, write positions, write velocities, write carried,
-            read pending, read at_rotors, read forces, read torques;
-        |i, (k, x, v, c, pending, q, force, torque)| {
-            let (body, constants) = &kinds[*k as usize];
-            let tau = body_torque(frame, q, torque);
-            let mut next = *c;
-            if !method.finish(constants, &mut next, *pending, &tau, tick.renormalise, tick.dt) {
-                return Err(Error::NonFiniteBody { what: "state", body: i, t: tick.t_next });
-            }
-            *c = next;
-            *v += force * (kick * tick.dt * body.inverse_mass());
-            if drift {
-                *x += *v * tick.dt;
-            }
-            finite(x, v, i, tick.t_next)
-        })
+        let mirror = mirrors_points::<K>();
+        // The frame and the normalisation are matched once per pass, as in the fused step.
+        macro_rules! pass {
+            ($lab:literal, $renormalise:literal) => {
+                for_each_body!(read kind_of, write positions, write velocities,
+                    write carried, read pending, write at_rotors, write at_omegas, read forces,
+                    read torques;
+                |i, (k, x, v, c, pending, q, w, force, torque)| {
+                    let (body, constants) = &kinds[*k as usize];
+                    let tau = if $lab { rotate_inverse(q, torque) } else { *torque };
+                    let rotation_finite =
+                        method.finish(constants, c, *pending, &tau, $renormalise, tick.dt);
+                    *v += force * (kick * tick.dt * body.inverse_mass());
+                    if drift {
+                        *x += *v * tick.dt;
+                    }
+                    // One branch per body; the loads were not scanned (a non-finite load makes
+                    // the new state non-finite, and is named here).
+                    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+                    if !(rotation_finite & (zero(x) + zero(v) == 0.0)) {
+                        let at = TorquePoint { q: *q, omega: *w };
+                        return Err(fused_error(tick, i, &at, force, torque));
+                    }
+                    if mirror && let Some((q_next, w_next)) = K::carried_point(c) {
+                        (*q, *w) = (*q_next, *w_next);
+                    }
+                    Ok(())
+                })
+            };
+        }
+        let result = match (frame, tick.renormalise) {
+            (Frame::Body, false) => pass!(false, false),
+            (Frame::Body, true) => pass!(false, true),
+            (Frame::Lab, false) => pass!(true, false),
+            (Frame::Lab, true) => pass!(true, true),
+        };
+        *points_fresh = mirror;
+        result
     }
 }
 
-/// What a step hands every body: the frame of the torques, the time of the loads, `t_{n+1}`,
-/// the step and whether the rotor is normalised.
+/// Whether the two-pass step keeps the torque points of a method `K` as it finishes: when the
+/// point is the carried state and `prepare` hands nothing to `finish`.
+fn mirrors_points<K: RigidBodyMethod>() -> bool {
+    K::POINT_IS_CARRIED && core::mem::size_of::<K::Pending>() == 0
+}
+
+/// What a step hands every body: the time of the loads, `t_{n+1}`, the step and whether the
+/// rotor is normalised.
 #[derive(Debug, Clone, Copy)]
 struct Tick {
-    frame: Frame,
     t: f64,
     t_next: f64,
     dt: f64,
@@ -241,7 +297,7 @@ fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3
     }
 }
 
-/// Checks a body's position and velocity at `t`.
+/// Checks a body's position and velocity at `t` (the velocity Verlet form's first pass).
 #[inline(always)]
 fn finite(x: &Vector3<f64>, v: &Vector3<f64>, body: usize, t: f64) -> Result<()> {
     let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
@@ -396,6 +452,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 self.method.prepare(k, c, false, dt).0
             })
             .collect();
+        self.points_fresh = false;
         self.counting = self.renormaliser;
         self.counting.reset();
         self.clock = Some(clock);
@@ -411,7 +468,6 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         let mut clock = self.clock.ok_or_else(not_started)?;
         let dt = clock.dt();
         let tick = Tick {
-            frame: problem.torque_frame(),
             t: if K::TORQUE_AT_END {
                 clock.next_time()
             } else {
@@ -424,6 +480,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         let fused = FusedStep { system: self, tick };
         if let Some(result) = problem.with_body_model(fused) {
             self.stats.rhs_evaluations += 1;
+            self.points_fresh = false;
             result?;
         } else if K::TORQUE_AT_END {
             let Self {
@@ -442,26 +499,14 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 finite(x, v, i, tick.t_next)
             })?;
             self.prepare(tick.renormalise, dt);
-            self.evaluate(problem, tick.t)?;
-            self.finish(
-                Tick {
-                    frame: self.frame,
-                    ..tick
-                },
-                0.5,
-                false,
-            )?;
+            self.evaluate_unchecked(problem, tick.t)?;
+            self.finish(tick, 0.5, false)?;
         } else {
-            self.prepare(tick.renormalise, dt);
-            self.evaluate(problem, tick.t)?;
-            self.finish(
-                Tick {
-                    frame: self.frame,
-                    ..tick
-                },
-                1.0,
-                true,
-            )?;
+            if !self.points_fresh {
+                self.prepare(tick.renormalise, dt);
+            }
+            self.evaluate_unchecked(problem, tick.t)?;
+            self.finish(tick, 1.0, true)?;
         }
         let report = clock.advance(&mut self.stats);
         self.clock = Some(clock);
@@ -531,45 +576,98 @@ impl<K: RigidBodyMethod> BodyModelVisitor for FusedStep<'_, K> {
             ..
         } = self.system;
         let (kinds, method) = (&*kinds, &*method);
-        let tick = Tick { frame, ..self.tick };
-        let dt = tick.dt;
-        let forces = &mut loads.forces;
-        for_each_body!(read kind_of, write positions, write velocities, write carried,
-            write forces;
-        |i, (k, x, v, c, force)| {
-            let (body, constants) = &kinds[*k as usize];
-            if K::TORQUE_AT_END {
-                *v += *force * (0.5 * dt * body.inverse_mass());
-                *x += *v * dt;
-            }
-            let (pending, at) = method.prepare(constants, c, tick.renormalise, dt);
-            let view = BodyView {
-                index: i,
-                t: tick.t,
-                position: x,
-                velocity: v,
-                rotor: &at.q,
-                omega: &at.omega,
+        let tick = self.tick;
+        // The frame and the normalisation are matched once per step, not per body: a per-body
+        // branch joined the two torques (or rotors) through the stack, and the next loads then
+        // straddled the stores.
+        macro_rules! pass {
+            ($lab:literal, $renormalise:literal) => {
+                if K::TORQUE_AT_END {
+                    // The velocity Verlet form kicks with the forces of the previous evaluation.
+                    let forces = &mut loads.forces;
+                    for_each_body!(read kind_of, write positions, write velocities,
+                        write carried, write forces;
+                    |i, (k, x, v, c, force)| {
+                        fused_body::<K, F, $lab, $renormalise>(
+                            method, &kinds[*k as usize], model, tick, i, x, v, c, force,
+                        )
+                    })
+                } else {
+                    // The leapfrog form keeps no forces: one stream fewer through memory.
+                    for_each_body!(read kind_of, write positions, write velocities,
+                        write carried;
+                    |i, (k, x, v, c)| {
+                        let mut force = Vector3::zeros();
+                        fused_body::<K, F, $lab, $renormalise>(
+                            method, &kinds[*k as usize], model, tick, i, x, v, c, &mut force,
+                        )
+                    })
+                }
             };
-            let (f, torque) = model(&view);
-            let tau = body_torque(tick.frame, &at.q, &torque);
-            let mut next = *c;
-            let rotation_finite =
-                method.finish(constants, &mut next, pending, &tau, tick.renormalise, dt);
-            if K::TORQUE_AT_END {
-                *v += f * (0.5 * dt * body.inverse_mass());
-            } else {
-                *v += f * (dt * body.inverse_mass());
-                *x += *v * dt;
-            }
-            *force = f;
-            if rotation_finite && finite(x, v, i, tick.t_next).is_ok() {
-                *c = next;
-                Ok(())
-            } else {
-                Err(fused_error(tick, i, &at, &f, &torque))
-            }
-        })
+        }
+        match (frame, tick.renormalise) {
+            (Frame::Body, false) => pass!(false, false),
+            (Frame::Body, true) => pass!(false, true),
+            (Frame::Lab, false) => pass!(true, false),
+            (Frame::Lab, true) => pass!(true, true),
+        }
+    }
+}
+
+/// One body's fused step: (the velocity Verlet form's first half kick and drift,) the torque
+/// point, the body's loads from the per-body model, the rotation's finish and the translation,
+/// the carried state updated in place (a copy through the stack stalled the step on store
+/// forwarding); `force` holds the body's new force; `LAB` says whether the model's torques are
+/// in the lab frame, `RENORMALISE` whether the rotor is normalised this step. A non-finite result is named by [`fused_error`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALISE: bool>(
+    method: &K,
+    kind: &(Body, K::Constants),
+    model: &F,
+    tick: Tick,
+    i: usize,
+    x: &mut Vector3<f64>,
+    v: &mut Vector3<f64>,
+    c: &mut K::Carried,
+    force: &mut Vector3<f64>,
+) -> Result<()> {
+    let (body, constants) = kind;
+    let dt = tick.dt;
+    if K::TORQUE_AT_END {
+        *v += *force * (0.5 * dt * body.inverse_mass());
+        *x += *v * dt;
+    }
+    let (pending, at) = method.prepare(constants, c, RENORMALISE, dt);
+    let (rotor, omega) = K::carried_point(c).unwrap_or((&at.q, &at.omega));
+    let view = BodyView {
+        index: i,
+        t: tick.t,
+        position: x,
+        velocity: v,
+        rotor,
+        omega,
+    };
+    let (f, torque) = model(&view);
+    let tau = if LAB {
+        rotate_inverse(rotor, &torque)
+    } else {
+        torque
+    };
+    let rotation_finite = method.finish(constants, c, pending, &tau, RENORMALISE, dt);
+    if K::TORQUE_AT_END {
+        *v += f * (0.5 * dt * body.inverse_mass());
+    } else {
+        *v += f * (dt * body.inverse_mass());
+        *x += *v * dt;
+    }
+    *force = f;
+    // One branch for the whole body (`&`, not `&&`): 0·x is ±0 for finite x, NaN otherwise.
+    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+    if rotation_finite & (zero(x) + zero(v) == 0.0) {
+        Ok(())
+    } else {
+        Err(fused_error(tick, i, &at, &f, &torque))
     }
 }
 
