@@ -109,6 +109,7 @@ const ORDERS: &[(&str, f64, f64)] = &[
     ("spiral_leapfrog", 2.0, 1.0),
     ("spiral", 1.0, 1.0),
     ("spiral_omelyan", 2.0, 1.0),
+    ("spiral_magnus", 2.0, 1.0),
     ("omelyan", 2.0, 1.0),
     ("fincham", 1.0, 1.0),
     ("velocity_verlet", 1.0, 1.0),
@@ -311,8 +312,19 @@ fn velocity_dependent_loads_converge_at_first_order_for_every_method() -> lieode
                 Vector3::new(0.3, 0.2, 3.0),
                 [400, 800, 1600],
             )?;
-            eprintln!("{}: {errors:?}", make(RigidBody::new([1.0; 3])?).name());
-            assert_orders(&errors, 1.0, 0.1);
+            let name = make(RigidBody::new([1.0; 3])?).name().to_owned();
+            eprintln!("{name}: {errors:?}");
+            if name == "spiral_magnus" {
+                // The translation sees v_{n−½} (first order), but SPIRAL–Magnus takes its torque
+                // at the synchronous ω_n and models its change from the torque history, so the
+                // drag torque −cω costs its rotation nothing: ω stays third order (measured
+                // 3.01, 3.00).
+                let [v, x, w] = errors;
+                assert_orders(&[v, x], 1.0, 0.1);
+                assert_orders(&[w], 3.0, 0.1);
+            } else {
+                assert_orders(&errors, 1.0, 0.1);
+            }
             Ok(())
         }
     }

@@ -163,7 +163,7 @@ catalogue! {
         "spiral_leapfrog" => SpiralLeapfrogMethod::default(), many 0;
         "spiral" => SpiralMethod::default(), many 1;
         "spiral_omelyan" => OmelyanMethod::<SpiralExponential>::default(), many 2;
-        "spiral_magnus" => SpiralMagnusMethod::default();
+        "spiral_magnus" => SpiralMagnusMethod::default(), many 11;
     }
     engines {
         "rkmk4" => |body| LieEngine::new("rkmk4", MuntheKaas::<RigidBodyQuatState>::new(&RK4)?, body, RK4.stages);

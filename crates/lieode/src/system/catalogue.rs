@@ -16,7 +16,7 @@ use crate::rotation::{Renormaliser, RigidBodyMethod, SingleBody, TorquePoint};
 use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// A one-stage method `K` of the rotational catalogue ([`RigidBodyMethod`]: SPIRAL leapfrog and
-/// non-leapfrog, SPIRAL+Omelyan, Omelyan, Fincham, Velocity Verlet, Direct Euler, Buss,
+/// non-leapfrog, SPIRAL+Omelyan, SPIRAL–Magnus, Omelyan, Fincham, Velocity Verlet, Direct Euler, Buss,
 /// Johnson, MercuryDPM/PFC4) on N bodies, with the Störmer–Verlet translation and **one load
 /// evaluation per step**, at the time the method takes its torque:
 ///

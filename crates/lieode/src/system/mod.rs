@@ -18,7 +18,7 @@
 //! | method | rotation | translation | loads per step | velocities the loads see |
 //! |---|---|---|---|---|
 //! | [`SpiralLeapfrogSystem`] | SPIRAL leapfrog (fast path) | leapfrog | 1 | `v_{n−½}`, `ω_{n−½}` |
-//! | [`CatalogueSystem`]`<K>`, torque at `t_n` | SPIRAL leapfrog and non-leapfrog, SPIRAL+Omelyan, Omelyan, Fincham, Direct Euler, Buss, MercuryDPM/PFC4 | leapfrog | 1 | `v_{n−½}`, the method's `ω` at `q_n` |
+//! | [`CatalogueSystem`]`<K>`, torque at `t_n` | SPIRAL leapfrog and non-leapfrog, SPIRAL+Omelyan, SPIRAL–Magnus, Omelyan, Fincham, Direct Euler, Buss, MercuryDPM/PFC4 | leapfrog | 1 (SPIRAL–Magnus: 2 at the start) | `v_{n−½}`, the method's `ω` at `q_n` |
 //! | [`CatalogueSystem`]`<K>`, torque at `t_{n+1}` | Velocity Verlet, Johnson | velocity Verlet | 1 | `v_{n+½}`, the method's `ω` at `q_{n+1}` |
 //! | [`Rk4System`] | classical RK4 on `(q, ω)`, rotor normalised after the step | the same RK4 stages | 4 | the stage velocities |
 //!
