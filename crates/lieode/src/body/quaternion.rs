@@ -5,18 +5,24 @@
 //! several of them take an Euler-like step `q + dt·½ q ⊗ ω` and normalise afterwards, and the
 //! published benchmark measures errors on the raw components. So they use
 //! `nalgebra::Quaternion<f64>` and these helpers rather than the Lie-group type.
+//!
+//! [`pure`], [`times_pure`], [`rotate`], [`rotate_inverse`] and [`rotation_matrix`] are generic
+//! in the scalar (the torques of [`super::Torque`] evaluate them on dual numbers); on `f64`
+//! they are the same operations in the same order as the `f64` functions they replace.
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
+use crate::lie::{Real, real};
+
 /// The pure quaternion `(0, v)`.
 #[inline(always)]
-pub fn pure(v: &Vector3<f64>) -> Quaternion<f64> {
-    Quaternion::new(0.0, v.x, v.y, v.z)
+pub fn pure<T: Real>(v: &Vector3<T>) -> Quaternion<T> {
+    Quaternion::new(T::zero(), v.x, v.y, v.z)
 }
 
 /// `q ⊗ (0, v)`: the body-frame kinematics `q̇ = ½ q ⊗ (0, ω_b)` without the ½.
 #[inline(always)]
-pub fn times_pure(q: &Quaternion<f64>, v: &Vector3<f64>) -> Quaternion<f64> {
+pub fn times_pure<T: Real>(q: &Quaternion<T>, v: &Vector3<T>) -> Quaternion<T> {
     q * pure(v)
 }
 
@@ -58,14 +64,14 @@ pub fn exp_pure(v: &Vector3<f64>) -> Quaternion<f64> {
 
 /// `q v q̄ / |q|²`: the lab-frame image of the body-frame vector `v` under the rotor `q`.
 #[inline]
-pub fn rotate(q: &Quaternion<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+pub fn rotate<T: Real>(q: &Quaternion<T>, v: &Vector3<T>) -> Vector3<T> {
     let r = q * pure(v) * q.conjugate();
     r.imag() / q.norm_squared()
 }
 
 /// `q̄ v q / |q|²`: the body-frame image of the lab-frame vector `v`.
 #[inline]
-pub fn rotate_inverse(q: &Quaternion<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+pub fn rotate_inverse<T: Real>(q: &Quaternion<T>, v: &Vector3<T>) -> Vector3<T> {
     let r = q.conjugate() * pure(v) * q;
     r.imag() / q.norm_squared()
 }
@@ -73,17 +79,18 @@ pub fn rotate_inverse(q: &Quaternion<f64>, v: &Vector3<f64>) -> Vector3<f64> {
 /// The rotation matrix `R(q)` (body → lab) of a unit quaternion by the homogeneous quadratic
 /// formula (diagonal `w² + x² − y² − z²`, …); for a non-unit `q` it is `|q|²` times a rotation.
 #[inline]
-pub fn rotation_matrix(q: &Quaternion<f64>) -> Matrix3<f64> {
+pub fn rotation_matrix<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
     let (w, x, y, z) = (q.w, q.i, q.j, q.k);
+    let two = real::<T>(2.0);
     Matrix3::new(
         w * w + x * x - y * y - z * z,
-        2.0 * (x * y - w * z),
-        2.0 * (x * z + w * y),
-        2.0 * (x * y + w * z),
+        two * (x * y - w * z),
+        two * (x * z + w * y),
+        two * (x * y + w * z),
         w * w - x * x + y * y - z * z,
-        2.0 * (y * z - w * x),
-        2.0 * (x * z - w * y),
-        2.0 * (y * z + w * x),
+        two * (y * z - w * x),
+        two * (x * z - w * y),
+        two * (y * z + w * x),
         w * w - x * x - y * y + z * z,
     )
 }
