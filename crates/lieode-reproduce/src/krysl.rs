@@ -710,13 +710,8 @@ pub fn spiral_run(problem: &KryslProblem, dt: f64) -> Result<(RigidBodyState, us
 pub fn dop853_run(problem: &KryslProblem, tol: f64) -> Result<(RigidBodyState, usize)> {
     let start = problem.rotor_initial_state();
     let body = *problem.body();
-    let (end, evaluations) = ambient_dop853(
-        &body,
-        &mut problem.lab_torque(),
-        &start,
-        problem.t_end(),
-        tol,
-    )?;
+    let (end, evaluations) =
+        ambient_dop853(&body, &problem.lab_torque(), &start, problem.t_end(), tol)?;
     Ok((momentum_state(&body, &end.q, &end.omega), evaluations))
 }
 

@@ -21,7 +21,7 @@ pub use crate::adaptive::{
     Controlled, Controller, ControllerParameters, Dop853, Dopri5, EmbeddedRk, LieStepper, Odex,
     OdexParameters, Tolerances, VectorStepper,
 };
-pub use crate::body::{Frame, RigidBody, RigidBodyQuatState, RigidBodyState};
+pub use crate::body::{Frame, Orientation, RigidBody, RigidBodyQuatState, RigidBodyState, Torque};
 pub use crate::engine::{
     CommutatorFree, CrouchGrossman, ExplicitRk, Fixed, ImplicitMuntheKaas, ImplicitRk, MuntheKaas,
 };
@@ -39,10 +39,8 @@ pub use crate::lie::se3::Se3;
 pub use crate::lie::so3::{So3, So3Algebra};
 pub use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 pub use crate::lie::{LieAlgebra, LieGroup, Side, Truncation};
-pub use crate::momentum::{KryslMethod, MomentumIntegrator, SpatialTorque};
+pub use crate::momentum::{KryslMethod, MomentumIntegrator};
 pub use crate::ode::{LieOde, LieOdeFn, VectorOde};
-pub use crate::rotation::{
-    CatalogueStepper, RotationalMethod, RotationalState, TorqueField, catalogue,
-};
+pub use crate::rotation::{CatalogueStepper, RotationalMethod, RotationalState, catalogue};
 pub use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 pub use crate::tableau::ButcherTableau;

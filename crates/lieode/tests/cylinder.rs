@@ -245,9 +245,9 @@ fn reference_orientation_is_a_unit_rotor_and_matches_independent_integrations() 
     }
     // The ambient ℝ⁷ reference of the rotation module (its own DOP853 run on (q, ω) with
     // Euler's equations at 1e-13): rotor and angular velocity.
-    let mut torque = c.torque();
+    let torque = c.torque();
     for t in [0.25, 0.5, 0.77, 1.0] {
-        let ambient = reference_solution(c.body(), &mut torque, &c.initial_state(), t).unwrap();
+        let ambient = reference_solution(c.body(), &torque, &c.initial_state(), t).unwrap();
         let q = c.reference_q(t).unwrap();
         assert!(
             (ambient.q - q).norm() < 1e-12,

@@ -12,17 +12,16 @@
 //! ambient quaternion ODE, never by the code under test. Each test prints what it measures.
 
 use lieode::Error;
-use lieode::body::Frame;
 use lieode::body::RigidBodyState;
 use lieode::body::quaternion::{normalize, rotation_matrix};
+use lieode::body::{Frame, Orientation, Torque};
 use lieode::engine::NonlinearOptions;
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
 use lieode::lie::so3::So3;
 use lieode::lie::{LieGroup, Real};
 use lieode::momentum::{
-    KryslMethod, MomentumIntegrator, Solver, SpatialTorque, hamiltonian, kinetic_energy,
-    spatial_momentum,
+    KryslMethod, MomentumIntegrator, Solver, hamiltonian, kinetic_energy, spatial_momentum,
 };
 use lieode::order::observed_order;
 use lieode::problems::krysl::{KryslProblem, krysl_errors};
@@ -31,10 +30,23 @@ use lieode::rotation::{LabTorque, RigidBody, RotationalState};
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{BACKWARD_EULER, EULER, GAUSS4, GAUSS6, RK4};
 use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
+use num_dual::Dual64;
 
 use lieode::engine::Stats;
 use lieode::integrate::{Options, Record, integrate};
 use lieode::stepper::{Span, StepperInfo};
+
+/// What the momentum integrators run under: a torque over `f64` and over dual numbers (for the
+/// Newton Jacobians).
+trait Field: Torque<f64> + Torque<Dual64> {}
+
+impl<F: Torque<f64> + Torque<Dual64>> Field for F {}
+
+/// The lab-frame torque `t(t, R)` of a torque at the attitude matrix `R` (the torques here do
+/// not depend on ω).
+fn lab_torque_of<F: Torque>(torque: &F, t: f64, r: &Matrix3<f64>) -> Vector3<f64> {
+    torque.lab_torque(t, r, &Vector3::zeros())
+}
 
 /// The tests' shorthand: a momentum integrator with the torque it runs under. Its runs go
 /// through the library's one driver (`integrate`, observers), its single steps through
@@ -45,7 +57,7 @@ struct Bound<F> {
     torque: F,
 }
 
-impl<F: SpatialTorque> Bound<F> {
+impl<F: Field> Bound<F> {
     fn krysl(
         method: KryslMethod,
         body: RigidBody,
@@ -150,8 +162,12 @@ impl<F: SpatialTorque> Bound<F> {
 #[derive(Debug, Clone, Copy)]
 struct SwingingTop;
 
-impl SpatialTorque for SwingingTop {
-    fn spatial_torque<T: Real>(&self, t: T, r: &Matrix3<T>) -> Vector3<T> {
+impl<T: Real> Torque<T> for SwingingTop {
+    fn frame(&self) -> Frame {
+        Frame::Lab
+    }
+    fn torque<A: Orientation<T>>(&self, t: T, attitude: &A, _omega: &Vector3<T>) -> Vector3<T> {
+        let r = attitude.matrix();
         let c = |x: f64| -> T { nalgebra::convert(x) };
         let arm = r * Vector3::new(c(0.1), c(-0.2), c(0.5));
         let force = Vector3::new(
@@ -211,19 +227,19 @@ fn swinging() -> (RigidBody, RigidBodyState) {
 /// The reference state at `t` from `y0` at 0 under any spatial torque: DOP853 at
 /// `rtol = atol = 1e-13` on the ambient rotor/angular-velocity ODE (as
 /// `KryslProblem::reference` does for the paper's torques).
-fn reference<F: SpatialTorque + Copy>(
+fn reference<F: Torque + Copy>(
     body: &RigidBody,
     torque: F,
     y0: &RigidBodyState,
     t: f64,
 ) -> RigidBodyState {
-    let mut field = LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
-        torque.spatial_torque(time, &rotation_matrix(&normalize(q)))
+    let field = LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
+        lab_torque_of(&torque, time, &rotation_matrix(&normalize(q)))
     });
     let r0 = Rotation3::from_matrix_unchecked(*y0.0.matrix());
     let q0 = UnitQuaternion::from_rotation_matrix(&r0).into_inner();
     let start = RotationalState::new(0.0, q0, y0.1.0.component_div(&body.inertia()));
-    let end = reference_solution(body, &mut field, &start, t).expect("a reference run");
+    let end = reference_solution(body, &field, &start, t).expect("a reference run");
     Product(
         So3::from_matrix_unchecked(rotation_matrix(&normalize(&end.q))),
         Rn(end.omega.component_mul(&body.inertia())),
@@ -236,12 +252,12 @@ fn distance(a: &RigidBodyState, b: &RigidBodyState) -> f64 {
 }
 
 /// One of Krysl's named methods with the default Newton solver.
-fn krysl<F: SpatialTorque + Clone>(method: KryslMethod, body: RigidBody, torque: F) -> Bound<F> {
+fn krysl<F: Field + Clone>(method: KryslMethod, body: RigidBody, torque: F) -> Bound<F> {
     Bound::krysl(method, body, torque, Solver::Newton).expect("a registry method")
 }
 
 /// The rigid-body Munthe-Kaas scheme of `tableau` in `form`, Newton, default settings.
-fn mk<F: SpatialTorque + Clone>(
+fn mk<F: Field + Clone>(
     tableau: &ButcherTableau,
     form: Frame,
     body: RigidBody,
@@ -295,7 +311,7 @@ impl Errors {
 /// Runs `make()` over the step sizes `hs` to `t_end` from `y0`, measures Krysl's errors
 /// against `yref` (`krysl_errors`: body momentum, attitude) and prints them with the fitted
 /// orders.
-fn measure<F: SpatialTorque>(
+fn measure<F: Field>(
     label: &str,
     mut make: impl FnMut() -> Bound<F>,
     y0: &RigidBodyState,
@@ -518,12 +534,7 @@ fn the_methods_conserve_what_the_paper_says_in_torque_free_motion() {
 // 4. Time symmetry.
 
 /// `|Φ_{−h}(Φ_h(y)) − y|` with the second step started at `t + h`.
-fn symmetry_defect<F: SpatialTorque>(
-    integrator: &mut Bound<F>,
-    t: f64,
-    y: &RigidBodyState,
-    h: f64,
-) -> f64 {
+fn symmetry_defect<F: Field>(integrator: &mut Bound<F>, t: f64, y: &RigidBodyState, h: f64) -> f64 {
     let forward = integrator.step(t, y, h).expect("a forward step");
     let back = integrator
         .step(t + h, &forward, -h)
@@ -635,7 +646,7 @@ const H: f64 = 0.1;
 
 /// The body torque `T = Rᵀ t(t, R)`.
 fn body_torque(t: f64, r: &Matrix3<f64>) -> Vector3<f64> {
-    r.transpose() * SwingingTop.spatial_torque(t, r)
+    r.transpose() * lab_torque_of(&SwingingTop, t, r)
 }
 
 /// Forward Euler in the body form (Eq. 11) equals `Π₁ = Π₀ − h ω₀×Π₀ + h T₀`,
@@ -775,7 +786,7 @@ fn akw_moves_the_attitude_by_the_cayley_map_not_the_exponential() {
     let (swing_body, swing_start) = swinging();
     let top_torque = top.torque();
     let top_body_torque =
-        |t: f64, r: &Matrix3<f64>| r.transpose() * top_torque.spatial_torque(t, r);
+        |t: f64, r: &Matrix3<f64>| r.transpose() * lab_torque_of(&top_torque, t, r);
     let top_step = krysl(KryslMethod::Akw, *top.body(), top.torque())
         .step(T0, &top.initial_state(), 0.1)
         .expect("an AKW step");
@@ -853,11 +864,11 @@ fn coulomb_potential(r: &Matrix3<f64>) -> f64 {
 /// `t = (−(1.1 + u)⁻² + 0.01 (1.1 + u)⁻¹¹)(−R₂₃, R₁₃, 0)` and the torque of
 /// [`coulomb_potential`], `t_k = −∂V(exp(ε ê_k) R)/∂ε` (central differences, ε = 1e-6), at a
 /// generic attitude — so the Hamiltonian below is the energy of the torque the methods see.
-fn assert_coulomb_torque_is_the_printed_formula(torque: &impl SpatialTorque) {
+fn assert_coulomb_torque_is_the_printed_formula(torque: &impl Torque) {
     let r = rot(&Vector3::new(0.9, -0.4, 0.3));
     let x = 1.1 + r[(2, 2)];
     let printed = Vector3::new(-r[(1, 2)], r[(0, 2)], 0.0) * (-x.powi(-2) + 0.01 * x.powi(-11));
-    let t = torque.spatial_torque(0.0, &r);
+    let t = lab_torque_of(torque, 0.0, &r);
     let eps = 1e-6;
     let gradient = Vector3::from_fn(|k, _| {
         let e = Vector3::from_fn(|i, _| if i == k { eps } else { 0.0 });
@@ -979,7 +990,7 @@ fn coulomb_long_run_at_the_papers_step_keeps_the_hamiltonian_error_bounded() {
 /// AKW's step equation for `Z = Π_{n+1} − Π_n` from `y = (R_n, Π_n)` at `t`, written out:
 /// `F(Z) = Z − h[(T_n + T_{n+1})/2 − ω̄ × Π̄]`, `Π̄ = Π_n + Z/2`, `ω̄ = J⁻¹Π̄`,
 /// `R_{n+1} = R_n cay(h ω̄)`, `T = Rᵀ t(·, R)` (body torques at `t` and `t + h`).
-fn akw_residual<F: SpatialTorque>(
+fn akw_residual<F: Field>(
     body: &RigidBody,
     torque: &F,
     t: f64,
@@ -991,8 +1002,8 @@ fn akw_residual<F: SpatialTorque>(
     let mean = pi0 + z * 0.5;
     let w = mean.component_mul(&inverse_inertia(body));
     let r1 = r0 * cayley(&(w * h));
-    let t0 = r0.transpose() * torque.spatial_torque(t, &r0);
-    let t1 = r1.transpose() * torque.spatial_torque(t + h, &r1);
+    let t0 = r0.transpose() * lab_torque_of(torque, t, &r0);
+    let t1 = r1.transpose() * lab_torque_of(torque, t + h, &r1);
     z - ((t0 + t1) * 0.5 - w.cross(&mean)) * h
 }
 
@@ -1067,7 +1078,7 @@ fn damped_newton_by_hand(f: &dyn Fn(&Vector3<f64>) -> Vector3<f64>) -> f64 {
 /// taken once. So `R₂ = R₀ exp(2Ψ)` determines `Π₁ = J log(R₀ᵀR₂)/h` (for `|2Ψ| < π`), and the
 /// returned residuals are those of Eq. 19 (as `exp(Ψ)Π₁ − Π₀ − (h/2) exp(Ψ) T₁`), of Eq. 18 and of
 /// the spatial impulse balance `R₂Π₂ = R₀Π₀ + h t(t + h/2, R₁)`; also `|2Ψ|`.
-fn imidm_residuals<F: SpatialTorque>(
+fn imidm_residuals<F: Field>(
     body: &RigidBody,
     torque: &F,
     t: f64,
@@ -1081,7 +1092,7 @@ fn imidm_residuals<F: SpatialTorque>(
     let psi = two_psi * 0.5;
     let pi1 = psi.component_mul(&body.inertia()) * (2.0 / h);
     let r1 = r0 * rot(&psi);
-    let spatial = torque.spatial_torque(t + 0.5 * h, &r1);
+    let spatial = lab_torque_of(torque, t + 0.5 * h, &r1);
     let t1 = r1.transpose() * spatial;
     let eq19 = (rot(&psi) * pi1 - pi0 - rot(&psi) * t1 * (0.5 * h)).norm();
     let eq18 = (pi2 - rot(&-psi) * (pi1 + t1 * (0.5 * h))).norm();

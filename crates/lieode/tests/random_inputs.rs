@@ -16,6 +16,7 @@ use lieode::adaptive::odex::{OdexParameters, StepSequence};
 use lieode::adaptive::{
     ControllerParameters, Dop853, Dopri5, LieStepper, Odex, Tolerances, VectorStepper,
 };
+use lieode::body::NoTorque;
 use lieode::engine::{ExplicitRk, Fixed};
 use lieode::integrate::StopReason;
 use lieode::integrate::{Direction, Event, Options, Record, integrate};
@@ -26,7 +27,7 @@ use lieode::lie::LieGroup;
 use lieode::lie::matrix_functions::{cayley, expm, logm};
 use lieode::lie::so3::{So3, So3Algebra};
 use lieode::lie::unit_quaternion::{Su2Algebra, UnitQuat};
-use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree};
+use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver};
 use lieode::problems::SphereProblem;
 use lieode::rotation::RigidBodyMethod;
 use lieode::rotation::SingleBody;
@@ -339,7 +340,7 @@ fn case(seed: u64) {
             check_run(
                 integrate(
                     &mut krysl,
-                    &mut TorqueFree,
+                    &mut NoTorque,
                     &y0,
                     &span,
                     Options::record(Record::Ends),

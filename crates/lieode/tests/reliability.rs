@@ -397,10 +397,10 @@ fn raw_rotors_of_any_finite_size_normalise_and_overflow_is_named() -> lieode::Re
     assert!(end.omega.iter().all(|w| w.is_finite()), "{end:?}");
     // A torque finite at the step and as large as f64 goes at the synchronisation: its lab
     // image and ω_n overflow, which is named with the time instead of returned as ω = ∞.
-    let mut calls = 0;
+    let calls = std::cell::Cell::new(0);
     let mut growing = BodyTorque(move |_t: f64, _q: &Quaternion<f64>, _w: &Vector3<f64>| {
-        calls += 1;
-        if calls < 3 {
+        calls.set(calls.get() + 1);
+        if calls.get() < 3 {
             Vector3::zeros()
         } else {
             Vector3::repeat(f64::MAX)

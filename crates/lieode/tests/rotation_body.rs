@@ -60,7 +60,7 @@ fn free_motion_conserves_energy_and_spatial_momentum() {
         exp_pure(&Vector3::new(0.1, 0.2, -0.3)),
         Vector3::new(0.3, -0.9, 0.6),
     );
-    let end = reference_solution(&body, &mut NoTorque, &start, 5.0).unwrap();
+    let end = reference_solution(&body, &NoTorque, &start, 5.0).unwrap();
     let e0 = body.kinetic_energy(&start.omega);
     let l0 = body.spatial_momentum(&start.q, &start.omega);
     assert!((body.kinetic_energy(&end.omega) - e0).abs() < 1e-12 * e0);

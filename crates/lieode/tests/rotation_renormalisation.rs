@@ -20,7 +20,7 @@ use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{
     CatalogueStepper, ConstantBodyTorque, LabTorque, Renormalisation, Renormaliser, RigidBody,
-    RotationalMethod, RotationalState, TorqueField,
+    RotationalMethod, RotationalState, Torque,
 };
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use nalgebra::{Quaternion, Vector3};
@@ -67,7 +67,7 @@ fn norm_defect(q: &Quaternion<f64>) -> f64 {
 /// Runs `a` and `b` side by side and checks they agree bit for bit after every step.
 fn identical_runs<T, S>(mut a: S, mut b: S, torque: &mut T, start: &RotationalState, dt: f64)
 where
-    T: TorqueField + Clone,
+    T: Torque + Clone,
     S: CatalogueStepper<T>,
 {
     let name = a.name().to_string();

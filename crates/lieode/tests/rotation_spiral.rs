@@ -4,6 +4,7 @@
 
 use lieode::Error;
 use lieode::body::quaternion::rotate;
+use lieode::body::{Frame, Orientation, Torque};
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::order::observed_order;
 use lieode::problems::reference::reference_solution;
@@ -16,11 +17,12 @@ use lieode::rotation::spiral_magnus::SpiralMagnus;
 use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 use lieode::rotation::{
     BodyTorque, CatalogueStepper, ConstantBodyTorque, LabTorque, NoTorque, Renormalisation,
-    RigidBody, RotationalMethod, RotationalState, TorqueField,
+    RigidBody, RotationalMethod, RotationalState,
 };
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::tableau::registry::SSPRK3;
 use nalgebra::{Quaternion, Vector3};
+use std::cell::Cell;
 use std::f64::consts::PI;
 
 /// The step sizes of the order measurements (algorithms.md §1.3: the asymptotic regime above
@@ -80,7 +82,7 @@ fn errors<T, S>(
     t_end: f64,
 ) -> (f64, f64)
 where
-    T: TorqueField + Clone,
+    T: Torque + Clone,
     S: CatalogueStepper<T>,
 {
     let mut field = torque.clone();
@@ -92,9 +94,9 @@ where
         stepper.step(&mut field).unwrap();
     }
     let body = *stepper.body();
-    let at_q = reference_solution(&body, &mut torque.clone(), start, stepper.time()).unwrap();
+    let at_q = reference_solution(&body, &torque.clone(), start, stepper.time()).unwrap();
     let (t_omega, omega) = stepper.angular_velocity();
-    let at_omega = reference_solution(&body, &mut torque.clone(), start, t_omega).unwrap();
+    let at_omega = reference_solution(&body, &torque.clone(), start, t_omega).unwrap();
     (
         (stepper.orientation() - at_q.q).norm(),
         (omega - at_omega.omega).norm(),
@@ -110,7 +112,7 @@ fn orders<T, S>(
     steps: &[f64; 4],
 ) -> (f64, f64)
 where
-    T: TorqueField + Clone,
+    T: Torque + Clone,
     S: CatalogueStepper<T>,
 {
     let (mut eq, mut ew) = (Vec::new(), Vec::new());
@@ -143,17 +145,34 @@ fn assert_in(what: &str, value: f64, low: f64, high: f64) {
     );
 }
 
-/// A torque field that counts its evaluations.
+/// A torque that counts its evaluations.
 #[derive(Debug, Clone)]
 struct Counting<T> {
     inner: T,
-    count: usize,
+    count: Cell<usize>,
 }
 
-impl<T: TorqueField> TorqueField for Counting<T> {
-    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
-        self.count += 1;
-        self.inner.body_torque(t, q, omega)
+impl<T: Torque> Torque for Counting<T> {
+    fn frame(&self) -> Frame {
+        self.inner.frame()
+    }
+    fn torque<A: Orientation<f64>>(
+        &self,
+        t: f64,
+        attitude: &A,
+        omega: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        self.count.set(self.count.get() + 1);
+        self.inner.torque(t, attitude, omega)
+    }
+    fn body_torque<A: Orientation<f64>>(
+        &self,
+        t: f64,
+        attitude: &A,
+        omega: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        self.count.set(self.count.get() + 1);
+        self.inner.body_torque(t, attitude, omega)
     }
 }
 
@@ -172,7 +191,7 @@ fn all_methods(body: RigidBody) -> Vec<Box<dyn CatalogueStepper<Counting<Constan
 
 /// Asserts the measured orders `(q, ω)` of the SPIRAL family on one problem over `steps`, each
 /// within ±0.1 of the expected value (`None`: the method is not checked on this problem).
-fn expect_orders<T: TorqueField + Clone>(
+fn expect_orders<T: Torque + Clone>(
     body: RigidBody,
     torque: &T,
     start: &RotationalState,
@@ -382,19 +401,27 @@ fn one_torque_evaluation_per_step_and_the_metadata() {
         assert_eq!(m.torque_evaluations_per_step(), 1, "{name}");
         let mut torque = Counting {
             inner: cylinder_torque(),
-            count: 0,
+            count: Cell::new(0),
         };
         m.start(&mut torque, &Span::open(start.t, 1e-3).unwrap(), &start)
             .unwrap();
-        assert_eq!(torque.count, at_start, "{name}: evaluations at the start");
+        assert_eq!(
+            torque.count.get(),
+            at_start,
+            "{name}: evaluations at the start"
+        );
         for _ in 0..10 {
             m.step(&mut torque).unwrap();
         }
-        assert_eq!(torque.count, at_start + 10, "{name}: evaluations per step");
+        assert_eq!(
+            torque.count.get(),
+            at_start + 10,
+            "{name}: evaluations per step"
+        );
         // The synchronised state evaluates the torque once for the leapfrog methods only.
         let state = m.state(&mut torque).unwrap();
         assert_eq!(
-            torque.count,
+            torque.count.get(),
             at_start + 10 + usize::from(leapfrog),
             "{name}"
         );
@@ -442,7 +469,7 @@ fn leapfrog_starts_and_synchronised_states_are_consistent() {
     // The half-step values against the reference at t_0 − dt/2: with the torque frozen at t_0
     // both starts are locally O(dt²) when the torque varies along the motion; for a torque
     // constant in the body frame SPIRAL's SSPRK3 start is O(dt⁴), the explicit one O(dt²).
-    fn start_error<T: TorqueField + Clone>(
+    fn start_error<T: Torque + Clone>(
         mut m: impl CatalogueStepper<T>,
         torque: &T,
         start: &RotationalState,
@@ -455,7 +482,7 @@ fn leapfrog_starts_and_synchronised_states_are_consistent() {
         )
         .unwrap();
         let (t, w) = m.angular_velocity();
-        let back = reference_solution(m.body(), &mut torque.clone(), start, t).unwrap();
+        let back = reference_solution(m.body(), &torque.clone(), start, t).unwrap();
         (w - back.omega).norm()
     }
     let ratio = |f: &dyn Fn(f64) -> f64| {
@@ -498,7 +525,7 @@ fn leapfrog_starts_and_synchronised_states_are_consistent() {
     // Started from the same physical state, every method's synchronised state converges to the
     // reference trajectory as dt → 0 (second order through the explicit half step).
     let t_end = 1.0;
-    let exact = reference_solution(&body, &mut field, &start, t_end).unwrap();
+    let exact = reference_solution(&body, &field, &start, t_end).unwrap();
     let sync_errors = |make: &dyn Fn() -> Box<dyn CatalogueStepper<_>>| {
         STEPS
             .iter()
@@ -603,7 +630,7 @@ fn bad_input_is_reported_by_name() {
         let name = m.name().to_owned();
         let mut torque = Counting {
             inner: cylinder_torque(),
-            count: 0,
+            count: Cell::new(0),
         };
         // Before the start.
         assert!(matches!(
@@ -725,11 +752,22 @@ enum TorqueFnField {
     Lab(LabTorque<TorqueFn>),
 }
 
-impl TorqueField for TorqueFnField {
-    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+impl Torque for TorqueFnField {
+    fn frame(&self) -> Frame {
         match self {
-            Self::Body(f) => f.body_torque(t, q, omega),
-            Self::Lab(f) => f.body_torque(t, q, omega),
+            Self::Body(_) => Frame::Body,
+            Self::Lab(_) => Frame::Lab,
+        }
+    }
+    fn torque<A: Orientation<f64>>(
+        &self,
+        t: f64,
+        attitude: &A,
+        omega: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        match self {
+            Self::Body(f) => f.torque(t, attitude, omega),
+            Self::Lab(f) => f.torque(t, attitude, omega),
         }
     }
 }

@@ -2,10 +2,10 @@
 
 use crate::body::RigidBodyState;
 use nalgebra::Vector3;
+use num_dual::Dual64;
 
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
-use super::torque::SpatialTorque;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::engine::Stats;
 use crate::error::Result;
 use crate::lie::coordinates::{CayleyMap, CoordinateMap};
@@ -21,7 +21,8 @@ use crate::lie::{LieGroup, Real, real};
 /// R_{n+1} = R_n cay(h J⁻¹Π̄),   cay(A) = (I − A/2)⁻¹ (I + A/2)
 /// ```
 ///
-/// with the body torques `T_n = R_nᵀ t(t, R_n)`, `T_{n+1} = R_{n+1}ᵀ t(t + h, R_{n+1})`. Solved
+/// with the body torques `T_n = R_nᵀ t(t, R_n)`, `T_{n+1} = R_{n+1}ᵀ t(t + h, R_{n+1})`
+/// ([`Torque::body_torque`] at `ω_n = J⁻¹Π_n` and `ω_{n+1} = J⁻¹Π_{n+1}`). Solved
 /// for `Z = Π_{n+1} − Π_n` as `Z = h K(Z)`. The Cayley map is [`CayleyMap`] (a rational map,
 /// not the exponential). Not a Munthe-Kaas method in exponential coordinates: the attitude
 /// moves by a Cayley step, the momentum by the body-frame midpoint rule with a trapezoidal
@@ -32,7 +33,7 @@ use crate::lie::{LieGroup, Real, real};
 /// [`crate::Error::NonFiniteState`].
 // The step's data and the solver's state, passed as the engines' steps take them.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn akw_step<F: SpatialTorque>(
+pub(crate) fn akw_step<F: Torque<f64> + Torque<Dual64>>(
     body: &RigidBody,
     torque: &F,
     solver: Solver,
@@ -50,7 +51,7 @@ pub(crate) fn akw_step<F: SpatialTorque>(
         h,
         r,
         momentum: y.1.0,
-        torque_start: r.matrix().tr_mul(&torque.spatial_torque(t, r.matrix())),
+        torque_start: torque.body_torque(t, r.matrix(), &body.body_angular_velocity(&y.1.0)),
     };
     let scale = y.1.0.amax();
     let z = increments.solve(&map, solver, t, h, scale, stats)?;
@@ -68,7 +69,7 @@ struct AkwMap<'a, F> {
     torque_start: Vector3<f64>,
 }
 
-impl<F: SpatialTorque> AkwMap<'_, F> {
+impl<F> AkwMap<'_, F> {
     /// `(R_{n+1}, Π̄)` for the increment `Z`, over any scalar.
     fn advance<T: Real>(&self, z: &Vector3<T>) -> (So3<T>, Vector3<T>) {
         let mean = self.momentum.map(real::<T>) + z * real::<T>(0.5);
@@ -78,17 +79,17 @@ impl<F: SpatialTorque> AkwMap<'_, F> {
     }
 }
 
-impl<F: SpatialTorque> IncrementMap for AkwMap<'_, F> {
-    fn k<T: Real>(&self, z: &Vector3<T>) -> Vector3<T> {
+impl<T: Real, F: Torque<T>> IncrementMap<T> for AkwMap<'_, F> {
+    fn k(&self, z: &Vector3<T>) -> Vector3<T> {
         let (r_next, mean) = self.advance(z);
         let h = real::<T>(self.h);
-        let t_next = r_next.matrix().tr_mul(
-            &self
-                .torque
-                .spatial_torque(real::<T>(self.t) + h, r_next.matrix()),
-        );
+        let body = self.body.cast::<T>();
+        let omega_next = body.body_angular_velocity(&(self.momentum.map(real::<T>) + z));
+        let t_next = self
+            .torque
+            .body_torque(real::<T>(self.t) + h, r_next.matrix(), &omega_next);
         // Euler's equations in momentum form at Π̄ under the trapezoidal torque.
         let torque = (self.torque_start.map(real::<T>) + t_next) * real::<T>(0.5);
-        self.body.cast::<T>().momentum_rate(&mean, &torque)
+        body.momentum_rate(&mean, &torque)
     }
 }

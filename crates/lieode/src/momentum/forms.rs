@@ -14,8 +14,7 @@
 use crate::body::RigidBodyState;
 use std::marker::PhantomData;
 
-use super::torque::SpatialTorque;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3Algebra;
@@ -25,7 +24,7 @@ use crate::ode::LieOde;
 /// The algebra of [`RigidBodyState`]: `(ω, ṁ)`.
 pub type MomentumAlgebra<T = f64> = ProductAlgebra<So3Algebra<T>, Rn<3, T>>;
 
-/// A rigid body under a spatial torque as a Lie-group ODE on [`RigidBodyState`], in the momentum
+/// A rigid body under a torque as a Lie-group ODE on [`RigidBodyState`], in the momentum
 /// form `K` ([`BodyMomentum`] or [`SpatialMomentum`]); used through the aliases
 /// [`BodyMomentumForm`] and [`SpatialMomentumForm`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,7 +43,7 @@ pub struct BodyMomentum;
 pub struct SpatialMomentum;
 
 impl<F, K> MomentumOde<F, K> {
-    /// The form for `body` under the spatial torque `torque`.
+    /// The form for `body` under the torque `torque`.
     pub fn new(body: RigidBody, torque: F) -> Self {
         Self {
             body,
@@ -56,7 +55,7 @@ impl<F, K> MomentumOde<F, K> {
     pub fn body(&self) -> &RigidBody {
         &self.body
     }
-    /// The torque field.
+    /// The torque.
     pub fn torque(&self) -> &F {
         &self.torque
     }
@@ -65,17 +64,19 @@ impl<F, K> MomentumOde<F, K> {
 /// `Ṙ = R ω̂`, `Π̇ = −ω × Π + Rᵀ t(t, R)` with `ω = J⁻¹Π`: the body-momentum (differential) form.
 ///
 /// Generator `ξ = (J⁻¹Π, −ω × Π + Rᵀ t)`, [`Side::Right`]: Euler's equations in momentum form,
-/// [`RigidBody::body_angular_velocity`] and [`RigidBody::momentum_rate`] with `τ = Rᵀ t`.
+/// [`RigidBody::body_angular_velocity`] and [`RigidBody::momentum_rate`] with the body torque
+/// `τ = Rᵀ t` ([`Torque::body_torque`] at `(t, R, ω)`).
 ///
 /// # Examples
 /// ```
 /// use lieode::body::RigidBodyState;
-/// use lieode::momentum::{BodyMomentumForm, TorqueFree};
+/// use lieode::body::NoTorque;
+/// use lieode::momentum::BodyMomentumForm;
 /// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
 /// use lieode::ode::LieOde;
-/// use lieode::rotation::RigidBody;
+/// use lieode::body::RigidBody;
 /// use nalgebra::Vector3;
-/// let mut form = BodyMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
+/// let mut form = BodyMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, NoTorque);
 /// let y: RigidBodyState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
 /// let xi = form.generator(0.0, &y);
 /// assert_eq!(xi.0.0, Vector3::new(1.0, 1.0, 1.0)); // ω = J⁻¹Π
@@ -83,7 +84,7 @@ impl<F, K> MomentumOde<F, K> {
 /// ```
 pub type BodyMomentumForm<F> = MomentumOde<F, BodyMomentum>;
 
-impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, BodyMomentum> {
+impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, BodyMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }
@@ -92,7 +93,7 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Bod
         let r = y.0.matrix();
         let momentum = y.1.0;
         let omega = body.body_angular_velocity(&momentum);
-        let body_torque = r.tr_mul(&self.torque.spatial_torque(t, r));
+        let body_torque = self.torque.body_torque(t, r, &omega);
         ProductAlgebra(
             So3Algebra(omega),
             Rn(body.momentum_rate(&momentum, &body_torque)),
@@ -103,17 +104,19 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Bod
 /// `Ṙ = R ω̂`, `π̇ = t(t, R)` with `ω = J⁻¹ Rᵀ π`: the spatial-momentum (integral) form.
 ///
 /// Generator `ξ = (J⁻¹Rᵀπ, t)`, [`Side::Right`]: Euler's equations in the lab frame,
-/// [`RigidBody::angular_velocity_from_spatial`].
+/// [`RigidBody::angular_velocity_from_spatial`], with the lab torque `t`
+/// ([`Torque::lab_torque`] at `(t, R, ω)`).
 ///
 /// # Examples
 /// ```
 /// use lieode::body::RigidBodyState;
-/// use lieode::momentum::{SpatialMomentumForm, TorqueFree};
+/// use lieode::body::NoTorque;
+/// use lieode::momentum::SpatialMomentumForm;
 /// use lieode::lie::{LieGroup, rn::Rn, so3::So3, product::Product};
 /// use lieode::ode::LieOde;
-/// use lieode::rotation::RigidBody;
+/// use lieode::body::RigidBody;
 /// use nalgebra::Vector3;
-/// let mut form = SpatialMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, TorqueFree);
+/// let mut form = SpatialMomentumForm::new(RigidBody::new([1.0, 2.0, 3.0])?, NoTorque);
 /// let y: RigidBodyState = Product(So3::identity(), Rn(Vector3::new(1.0, 2.0, 3.0)));
 /// let xi = form.generator(0.0, &y);
 /// assert_eq!(xi.1.0, Vector3::zeros()); // π̇ = t = 0
@@ -121,7 +124,7 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Bod
 /// ```
 pub type SpatialMomentumForm<F> = MomentumOde<F, SpatialMomentum>;
 
-impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, SpatialMomentum> {
+impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, SpatialMomentum> {
     fn side(&self) -> Side {
         Side::Right
     }
@@ -131,7 +134,8 @@ impl<T: Real, F: SpatialTorque> LieOde<RigidBodyState<T>> for MomentumOde<F, Spa
             .body
             .cast::<T>()
             .angular_velocity_from_spatial(r, &y.1.0);
-        ProductAlgebra(So3Algebra(omega), Rn(self.torque.spatial_torque(t, r)))
+        let torque = self.torque.lab_torque(t, r, &omega);
+        ProductAlgebra(So3Algebra(omega), Rn(torque))
     }
 }
 

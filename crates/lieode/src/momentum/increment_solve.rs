@@ -25,10 +25,11 @@ pub enum Solver {
     FixedPoint,
 }
 
-/// The map `K` of an increment equation `Z = h K(Z)`, over any scalar.
-pub(crate) trait IncrementMap {
+/// The map `K` of an increment equation `Z = h K(Z)` over the scalar `T` (the solver needs it
+/// over `f64` and over dual numbers, for the Jacobian).
+pub(crate) trait IncrementMap<T: Real> {
     /// `K(Z)`.
-    fn k<T: Real>(&self, z: &Vector3<T>) -> Vector3<T>;
+    fn k(&self, z: &Vector3<T>) -> Vector3<T>;
 }
 
 /// The one-stage system and its settings.
@@ -51,7 +52,7 @@ impl IncrementSolver {
 
     /// Solves `Z = h K(Z)` from `Z = 0`; `scale` is the size of the state (convergence is
     /// relative to `max(1, |Z|, scale)`).
-    pub fn solve<M: IncrementMap>(
+    pub fn solve<M: IncrementMap<f64> + IncrementMap<Dual64>>(
         &mut self,
         map: &M,
         solver: Solver,
@@ -61,7 +62,7 @@ impl IncrementSolver {
         stats: &mut Stats,
     ) -> Result<Vector3<f64>> {
         let eval = |_: usize, zi: &[f64], ki: &mut [f64]| {
-            let k = map.k(&Vector3::from_column_slice(zi));
+            let k = IncrementMap::<f64>::k(map, &Vector3::from_column_slice(zi));
             if !(k.x.is_finite() && k.y.is_finite() && k.z.is_finite()) {
                 return Err(Error::NonFiniteState {
                     what: "implicit increment map",
@@ -109,7 +110,7 @@ impl IncrementSolver {
 }
 
 /// `∂K/∂Z` at `z` into `block` (row-major 3 × 3), by dual numbers.
-fn jacobian_at<M: IncrementMap>(map: &M, z: &[f64], block: &mut [f64]) {
+fn jacobian_at<M: IncrementMap<Dual64>>(map: &M, z: &[f64], block: &mut [f64]) {
     for col in 0..3 {
         let seed =
             Vector3::<Dual64>::from_fn(|r, _| Dual64::new(z[r], if r == col { 1.0 } else { 0.0 }));

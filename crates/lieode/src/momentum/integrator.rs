@@ -9,8 +9,7 @@ use super::akw::akw_step;
 use super::forms::{BodyMomentumForm, SpatialMomentumForm, to_body, to_spatial};
 use super::increment_solve::{IncrementSolver, Solver};
 use super::simo_wong::swc1_step;
-use super::torque::SpatialTorque;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::engine::{
     Composition, FixedPoint, ImplicitMuntheKaas, LieOde, Method, MuntheKaas, Newton,
     NonlinearOptions, Stats, Step, Stepped,
@@ -230,7 +229,10 @@ impl Engine {
 /// dual-number Jacobians (falling back to fixed-point iteration and then to full Newton with a
 /// line search when simplified Newton fails) or by fixed-point iteration alone ([`Solver`]),
 /// with tolerance and iteration limit from [`NonlinearOptions`]; a failed solve is
-/// [`Error::NonConvergence`] naming the time and step, never a silent stop. Torques may depend on time and attitude ([`SpatialTorque`]).
+/// [`Error::NonConvergence`] naming the time and step, never a silent stop. The torque is any
+/// [`Torque`] over `f64` and dual numbers (`F: Torque<f64> + Torque<Dual64>`, for the Newton
+/// Jacobians), evaluated at the attitude matrix and, for the torques that depend on it, the
+/// body angular velocity of the point each method evaluates at.
 ///
 /// # References
 /// P. Krysl, *Dynamically equivalent implicit algorithms for the integration of rigid body
@@ -240,9 +242,10 @@ impl Engine {
 /// ```
 /// use lieode::integrate::{Options, Record, Series, integrate};
 /// use lieode::body::RigidBodyState;
-/// use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, TorqueFree, kinetic_energy};
+/// use lieode::body::NoTorque;
+/// use lieode::momentum::{KryslMethod, MomentumIntegrator, Solver, kinetic_energy};
 /// use lieode::lie::{LieGroup, product::Product, rn::Rn, so3::So3};
-/// use lieode::rotation::RigidBody;
+/// use lieode::body::RigidBody;
 /// use lieode::stepper::Span;
 /// use nalgebra::Vector3;
 ///
@@ -252,7 +255,7 @@ impl Engine {
 /// let mut energy = Series::new("T", |_t, y: &RigidBodyState| kinetic_energy(&body, &y.1.0));
 /// let span = Span::stride(0.0, 0.1, 100)?;
 /// let options = Options::record(Record::Ends).observer(&mut energy);
-/// integrate(&mut imid, &mut TorqueFree, &y0, &span, options)?;
+/// integrate(&mut imid, &mut NoTorque, &y0, &span, options)?;
 /// // IMID conserves the kinetic energy of torque-free motion.
 /// assert!(energy.max_relative_drift() < 1e-13);
 /// # Ok::<(), lieode::Error>(())
@@ -444,7 +447,7 @@ impl MomentumIntegrator {
     /// `state` for a non-finite `y`; [`Error::NonConvergence`] when an implicit solve fails
     /// (its message gives the time, step and iteration limit); [`Error::NonFiniteState`] for a
     /// non-finite torque or result.
-    pub fn advance<F: SpatialTorque>(
+    pub fn advance<F: Torque<f64> + Torque<Dual64>>(
         &mut self,
         torque: &F,
         t: f64,
@@ -474,7 +477,7 @@ impl MomentumIntegrator {
     }
 
     /// One step on the state in the method's form.
-    fn step_native<F: SpatialTorque>(
+    fn step_native<F: Torque<f64> + Torque<Dual64>>(
         &mut self,
         torque: &F,
         t: f64,
@@ -545,13 +548,13 @@ impl StepperInfo for MomentumIntegrator {
 }
 
 /// Krysl's family and the rigid-body Munthe-Kaas schemes as steppers: the problem is the
-/// spatial torque `t(t, R)`; step `i` starts at `t0 + i h` (times computed, not accumulated).
+/// torque; step `i` starts at `t0 + i h` (times computed, not accumulated).
 ///
 /// The state is carried in the method's own form between steps (the spatial momentum `π` for
 /// the integral form), so torque-free motion keeps `π` to round-off; [`Stepper::state`]
 /// converts to `(R, Π)`. (Converting `π = RΠ` and back every step instead would show `R`'s
 /// round-off departure from orthogonality in `π`, ≈ 1e-12 after 1000 steps.)
-impl<F: SpatialTorque> Stepper<F> for MomentumIntegrator {
+impl<F: Torque<f64> + Torque<Dual64>> Stepper<F> for MomentumIntegrator {
     type State = RigidBodyState;
     type Segment = NoDenseOutput<RigidBodyState>;
 

@@ -2,7 +2,10 @@
 //! Munthe-Kaas scheme
 //!
 //! The state is the attitude `R ∈ SO(3)` (body → lab) and the body angular momentum `Π = Jω`;
-//! torques are given in the lab frame, `t(t, R)` ([`SpatialTorque`]). Two incremental forms of
+//! the torque is any [`Torque`] over `f64` and dual numbers (`F: Torque<f64> + Torque<Dual64>`,
+//! for the Newton Jacobians of the implicit methods), evaluated at the attitude matrix `R`:
+//! Krysl's examples give it in the lab frame, `t(t, R)` ([`HeavyTopTorque`],
+//! [`CoulombWallTorque`]). Two incremental forms of
 //! the equations of motion turn the literature's rigid-body integrators into engines of this
 //! crate driven by tableaux ([`forms`]):
 //!
@@ -43,12 +46,12 @@ pub use forms::{
 };
 pub use increment_solve::Solver;
 pub use integrator::{KryslMethod, MomentumIntegrator};
-pub use torque::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
+pub use torque::{CoulombWallTorque, HeavyTopTorque};
 
 use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::lie::Real;
 
 /// The kinetic energy `½ Π · J⁻¹Π` of the body momentum `Π`:
@@ -58,12 +61,8 @@ pub fn kinetic_energy(body: &RigidBody, momentum: &Vector3<f64>) -> f64 {
 }
 
 /// The Hamiltonian `½ Π · J⁻¹Π + V(R)` of a state `(R, Π)` under a torque with a potential
-/// ([`SpatialTorque::potential`]); `None` if the torque has none.
-pub fn hamiltonian<F: SpatialTorque>(
-    body: &RigidBody,
-    torque: &F,
-    y: &RigidBodyState,
-) -> Option<f64> {
+/// ([`Torque::potential`] at `R`); `None` if the torque has none.
+pub fn hamiltonian<F: Torque>(body: &RigidBody, torque: &F, y: &RigidBodyState) -> Option<f64> {
     torque
         .potential(y.0.matrix())
         .map(|v: f64| v + body.kinetic_energy_of_momentum(&y.1.0))

@@ -2,10 +2,10 @@
 
 use crate::body::RigidBodyState;
 use nalgebra::Vector3;
+use num_dual::Dual64;
 
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
-use super::torque::SpatialTorque;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::engine::Stats;
 use crate::error::Result;
 use crate::lie::product::Product;
@@ -21,6 +21,9 @@ use crate::lie::{LieGroup, Real, real};
 /// Π_{n+1} = exp(−Ψ) Π_n + h exp(−Ψ/2) T_a,   T_a = body torque at (t + h/2, R_n exp(Ψ/2)).
 /// ```
 ///
+/// The torque is evaluated in the lab frame ([`Torque::lab_torque`]) at the mean angular
+/// velocity of the step, `Ψ/h` (`ω_n` for `h = 0`).
+///
 /// Solved for `Ψ` as `Ψ = h K(Ψ)`, `K(Ψ) = ½(ω_n + J⁻¹R_{n+1}ᵀ(π_n + h t_a))` with the spatial
 /// torque `t_a`; the new spatial momentum is `π_{n+1} = π_n + h t_a` (so
 /// `Π_{n+1} = R_{n+1}ᵀπ_{n+1}` is the formula above).
@@ -33,7 +36,7 @@ use crate::lie::{LieGroup, Real, real};
 /// [`crate::Error::NonFiniteState`].
 // The step's data and the solver's state, passed as the engines' steps take them.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn swc1_step<F: SpatialTorque>(
+pub(crate) fn swc1_step<F: Torque<f64> + Torque<Dual64>>(
     body: &RigidBody,
     torque: &F,
     solver: Solver,
@@ -71,22 +74,32 @@ struct Swc1Map<'a, F> {
     omega: Vector3<f64>,
 }
 
-impl<F: SpatialTorque> Swc1Map<'_, F> {
-    /// `(R_{n+1}, π_{n+1})` for the increment `Ψ`, over any scalar.
-    fn advance<T: Real>(&self, psi: &Vector3<T>) -> (So3<T>, Vector3<T>) {
+impl<F> Swc1Map<'_, F> {
+    /// `(R_{n+1}, π_{n+1})` for the increment `Ψ`, over the scalar `T`.
+    fn advance<T: Real>(&self, psi: &Vector3<T>) -> (So3<T>, Vector3<T>)
+    where
+        F: Torque<T>,
+    {
         let r = self.r.cast::<T>();
         let h = real::<T>(self.h);
         let half = r.compose(&So3::exp(&So3Algebra(psi * real::<T>(0.5))));
-        let t_a = self
-            .torque
-            .spatial_torque(real::<T>(self.t) + h * real::<T>(0.5), half.matrix());
+        let mean_omega = if self.h == 0.0 {
+            self.omega.map(real::<T>)
+        } else {
+            psi / h
+        };
+        let t_a = self.torque.lab_torque(
+            real::<T>(self.t) + h * real::<T>(0.5),
+            half.matrix(),
+            &mean_omega,
+        );
         let next = r.compose(&So3::exp(&So3Algebra(*psi)));
         (next, self.spatial.map(real::<T>) + t_a * h)
     }
 }
 
-impl<F: SpatialTorque> IncrementMap for Swc1Map<'_, F> {
-    fn k<T: Real>(&self, psi: &Vector3<T>) -> Vector3<T> {
+impl<T: Real, F: Torque<T>> IncrementMap<T> for Swc1Map<'_, F> {
+    fn k(&self, psi: &Vector3<T>) -> Vector3<T> {
         let (r_next, pi_next) = self.advance(psi);
         let omega_next = r_next
             .matrix()

@@ -17,43 +17,56 @@
 //! Coulomb problem is the long run of Figs. 4–5 (40 000 steps of 0.5).
 
 use crate::body::RigidBodyState;
-use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use crate::body::quaternion::{normalize, rotation_matrix};
+use crate::body::{Frame, LabTorque, NoTorque, Orientation, RigidBody, Torque};
 use crate::error::Result;
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::{LieGroup, Real};
-use crate::momentum::{CoulombWallTorque, HeavyTopTorque, SpatialTorque, TorqueFree};
+use crate::momentum::torque::body_torque_of_spatial;
+use crate::momentum::{CoulombWallTorque, HeavyTopTorque};
 use crate::problems::reference::reference_solution;
-use crate::rotation::{LabTorque, RigidBody, RotationalState, TorqueField};
+use crate::rotation::RotationalState;
 
 /// The torque of one of Krysl's examples.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum KryslTorque {
     /// No torque (§5.1).
-    Free(TorqueFree),
+    Free(NoTorque),
     /// The Lagrangian top's gravity (§5.2, §5.3).
     Top(HeavyTopTorque),
     /// The Coulombic potential with a soft wall (§5.4).
     Coulomb(CoulombWallTorque),
 }
 
-impl SpatialTorque for KryslTorque {
-    fn spatial_torque<T: Real>(&self, t: T, r: &Matrix3<T>) -> Vector3<T> {
+/// Lab frame (the free body's zero is zero in either frame); the body torque is `Rᵀ t` with `R`
+/// the attitude's matrix, as for the fields themselves.
+impl<T: Real> Torque<T> for KryslTorque {
+    #[inline(always)]
+    fn frame(&self) -> Frame {
+        Frame::Lab
+    }
+    #[inline]
+    fn torque<A: Orientation<T>>(&self, t: T, attitude: &A, omega: &Vector3<T>) -> Vector3<T> {
         match self {
-            Self::Free(f) => f.spatial_torque(t, r),
-            Self::Top(f) => f.spatial_torque(t, r),
-            Self::Coulomb(f) => f.spatial_torque(t, r),
+            Self::Free(f) => f.torque(t, attitude, omega),
+            Self::Top(f) => f.torque(t, attitude, omega),
+            Self::Coulomb(f) => f.torque(t, attitude, omega),
         }
     }
-    fn potential<T: Real>(&self, r: &Matrix3<T>) -> Option<T> {
+    fn potential<A: Orientation<T>>(&self, attitude: &A) -> Option<T> {
         match self {
-            Self::Free(f) => f.potential(r),
-            Self::Top(f) => f.potential(r),
-            Self::Coulomb(f) => f.potential(r),
+            Self::Free(f) => Torque::<T>::potential(f, attitude),
+            Self::Top(f) => f.potential(attitude),
+            Self::Coulomb(f) => f.potential(attitude),
         }
+    }
+    #[inline]
+    fn body_torque<A: Orientation<T>>(&self, t: T, attitude: &A, omega: &Vector3<T>) -> Vector3<T> {
+        body_torque_of_spatial(attitude, |r| self.torque(t, r, omega))
     }
 }
 
@@ -88,7 +101,7 @@ impl KryslProblem {
         Ok(Self {
             name: "free_body",
             body,
-            torque: KryslTorque::Free(TorqueFree),
+            torque: KryslTorque::Free(NoTorque),
             initial: Product(So3::identity(), Rn(body.body_momentum(&omega))),
             t_end: 100.0,
         })
@@ -176,7 +189,7 @@ impl KryslProblem {
     pub fn reference(&self, t: f64) -> Result<RigidBodyState> {
         let end = reference_solution(
             &self.body,
-            &mut self.lab_torque(),
+            &self.lab_torque(),
             &self.rotor_initial_state(),
             t,
         )?;
@@ -184,12 +197,14 @@ impl KryslProblem {
         Ok(Product(r, Rn(self.body.body_momentum(&end.omega))))
     }
 
-    /// The spatial torque as a [`TorqueField`] of the rotational steppers (rotor `q`, body
-    /// frame): `τ = R(q)ᵀ t(t, R(q))` with the rotation of the normalised rotor.
-    pub fn lab_torque(&self) -> impl TorqueField + use<> {
+    /// The spatial torque as the rotational steppers' [`LabTorque`] of a rotor `q`: `t(t, R)` at
+    /// the rotation `R` of the normalised rotor, seen in the body frame as `q̄ t q / |q|²` (the
+    /// torque of the quaternion steppers and the reference solutions; [`KryslProblem::torque`]
+    /// at a rotor gives `R(q)ᵀ t(R(q))`, equal up to rounding).
+    pub fn lab_torque(&self) -> impl Torque + use<> {
         let spatial = self.torque;
-        LabTorque(move |time: f64, q: &Quaternion<f64>, _w: &Vector3<f64>| {
-            spatial.spatial_torque(time, &rotation_matrix(&normalize(q)))
+        LabTorque(move |time: f64, q: &Quaternion<f64>, w: &Vector3<f64>| {
+            spatial.torque(time, &rotation_matrix(&normalize(q)), w)
         })
     }
 
@@ -210,4 +225,39 @@ pub fn krysl_errors(state: &RigidBodyState, reference: &RigidBodyState) -> (f64,
         .singular_values()
         .max();
     (momentum, attitude)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::quaternion::{exp_pure, rotate_inverse};
+
+    /// Each problem's torque at a rotor `q` (not normalised) is `R(q)ᵀ t(R(q))` with
+    /// `R(q) = rotation_matrix(q)/|q|²`, bit for bit, and its potential is the potential at
+    /// `R(q)`; its rotor form [`KryslProblem::lab_torque`] is `q̄ t q / |q|²` at the normalised
+    /// rotor.
+    #[test]
+    fn the_problems_torques_at_a_rotor() -> Result<()> {
+        let q = exp_pure(&Vector3::new(0.9, -0.4, 0.3)) * 1.01;
+        let w = Vector3::new(0.2, 0.1, -0.3);
+        let r = rotation_matrix(&q) / q.norm_squared();
+        for problem in [
+            KryslProblem::free_body()?,
+            KryslProblem::slow_top()?,
+            KryslProblem::coulomb()?,
+        ] {
+            let torque = problem.torque();
+            let spatial = torque.torque(2.0, &r, &w);
+            assert_eq!(torque.body_torque(2.0, &q, &w), r.tr_mul(&spatial));
+            assert_eq!(torque.lab_torque(2.0, &q, &w), spatial);
+            assert_eq!(torque.potential(&q), torque.potential(&r));
+            let unit = normalize(&q);
+            let at_unit = torque.torque(2.0, &rotation_matrix(&unit), &w);
+            assert_eq!(
+                problem.lab_torque().body_torque(2.0, &q, &w),
+                rotate_inverse(&q, &at_unit)
+            );
+        }
+        Ok(())
+    }
 }

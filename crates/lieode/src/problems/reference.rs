@@ -7,11 +7,11 @@
 use nalgebra::{Quaternion, SVector, Vector3};
 
 use crate::adaptive::{ControllerParameters, Dop853, Summation, Tolerances, VectorStepper};
-use crate::body::RigidBody;
 use crate::body::quaternion::times_pure;
+use crate::body::{RigidBody, Torque};
 use crate::error::{Error, Result};
 use crate::integrate::{Options, Record, integrate};
-use crate::rotation::{RotationalState, TorqueField};
+use crate::rotation::RotationalState;
 use crate::stepper::Span;
 
 /// The tolerance of [`reference_solution`] (`rtol = atol`).
@@ -19,9 +19,9 @@ pub const REFERENCE_TOLERANCE: f64 = 1e-13;
 
 /// The rigid body's motion as one vector ODE on ℝ⁷, `x = (q, ω)`:
 /// `q̇ = ½ q ⊗ (0, ω)`, `ω̇ = ω̇(ω, τ(t, q, ω))` (Euler's equations, body torque).
-pub fn ambient_rhs<T: TorqueField>(
+pub fn ambient_rhs<T: Torque>(
     body: &RigidBody,
-    torque: &mut T,
+    torque: &T,
     t: f64,
     x: &SVector<f64, 7>,
 ) -> SVector<f64, 7> {
@@ -41,9 +41,9 @@ pub fn ambient_rhs<T: TorqueField>(
 /// # Errors
 /// Those of the integration (a non-finite torque, step-size underflow), and
 /// [`Error::InvalidParameter`] naming `t_end` if it is not finite.
-pub fn reference_solution<T: TorqueField>(
+pub fn reference_solution<T: Torque>(
     body: &RigidBody,
-    torque: &mut T,
+    torque: &T,
     start: &RotationalState,
     t_end: f64,
 ) -> Result<RotationalState> {
@@ -67,9 +67,9 @@ pub fn reference_solution<T: TorqueField>(
 ///
 /// # Errors
 /// Those of the tolerances and of the integration.
-pub fn ambient_dop853<T: TorqueField>(
+pub fn ambient_dop853<T: Torque>(
     body: &RigidBody,
-    torque: &mut T,
+    torque: &T,
     start: &RotationalState,
     t_end: f64,
     tolerance: f64,
@@ -113,7 +113,7 @@ pub fn ambient_dop853<T: TorqueField>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rotation::torque::NoTorque;
+    use crate::body::NoTorque;
 
     #[test]
     fn free_rotation_about_a_principal_axis_is_exact() {
@@ -121,7 +121,7 @@ mod tests {
         let body = RigidBody::new([1.0, 2.0, 2.5]).unwrap();
         let w = 0.7;
         let start = RotationalState::new(0.0, Quaternion::identity(), Vector3::new(0.0, 0.0, w));
-        let end = reference_solution(&body, &mut NoTorque, &start, 3.0).unwrap();
+        let end = reference_solution(&body, &NoTorque, &start, 3.0).unwrap();
         let half = 0.5 * w * 3.0;
         let exact = Quaternion::new(half.cos(), 0.0, 0.0, half.sin());
         assert!((end.q - exact).norm() < 1e-12);

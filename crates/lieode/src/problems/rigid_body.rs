@@ -44,11 +44,10 @@
 //!   124 (2002), 4–10.
 
 use crate::body::{RigidBodyQuatState, RigidBodyState};
-use nalgebra::{Matrix3, Quaternion, Vector3};
+use nalgebra::{Matrix3, Vector3};
 
 use super::{ScalarCurve, rotation_x, rotation_y, rotation_z, rotor_x, rotor_y, rotor_z};
-use crate::body::RigidBody;
-use crate::body::quaternion::rotation_matrix;
+use crate::body::{Frame, Orientation, RigidBody, Torque};
 use crate::error::{Error, Result};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
@@ -56,7 +55,6 @@ use crate::lie::so3::{So3, So3Algebra};
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{Real, Side, real};
 use crate::ode::LieOde;
-use crate::rotation::TorqueField;
 
 /// A torque-driven rigid body with exact solution; see the [module docs](self) for the
 /// equations.
@@ -336,15 +334,20 @@ impl TorquedRigidBody {
     }
 }
 
-/// The problem's torque as a [`TorqueField`] of the rotational catalogue (and, through
-/// [`crate::system::EveryBody`], a force model of the many-body layer): `τ(t, R(q), ω)` with
-/// `R(q)` the rotation of the (possibly unnormalised) rotor `q`. A body with the problem's
-/// inertia started at `exact_quaternion(t₀)` follows the exact solution.
-impl TorqueField for TorquedRigidBody {
+/// The problem's torque as a [`Torque`] in the body frame, in every scalar (for the rotational
+/// catalogue and, through [`crate::system::EveryBody`], the many-body layer): the inherent
+/// [`TorquedRigidBody::torque`] `τ(t, R, ω)` at the attitude's matrix — for a rotor `q`
+/// (possibly unnormalised), `R(q)/|q|²`. A body with the problem's inertia started at
+/// `exact_quaternion(t₀)` follows the exact solution.
+impl<T: Real> Torque<T> for TorquedRigidBody {
+    #[inline(always)]
+    fn frame(&self) -> Frame {
+        Frame::Body
+    }
     #[inline]
-    fn body_torque(&mut self, t: f64, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
-        let r = rotation_matrix(q) / q.norm_squared();
-        self.torque(t, &r, omega)
+    fn torque<A: Orientation<T>>(&self, t: T, attitude: &A, omega: &Vector3<T>) -> Vector3<T> {
+        // The inherent method (of the matrix), not this one.
+        TorquedRigidBody::torque(self, t, &attitude.matrix(), omega)
     }
 }
 

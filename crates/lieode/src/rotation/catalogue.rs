@@ -35,14 +35,13 @@ use super::omelyan::OmelyanCayley;
 use super::single_body::SingleBody;
 use super::spiral_omelyan::SpiralExponential;
 use super::stepper::{CatalogueStepper, Renormalisation};
-use super::torque::TorqueField;
 use super::{
     BussMethod, DirectEulerMethod, FinchamMethod, JohnsonMethod, LieEngine, MercuryDpmMethod,
     OmelyanMethod, Rk4Method, SpiralLeapfrogMethod, SpiralMagnusMethod, SpiralMethod,
     VelocityVerletMethod,
 };
-use crate::body::RigidBody;
 use crate::body::RigidBodyQuatState;
+use crate::body::{RigidBody, Torque};
 use crate::engine::{CommutatorFree, MuntheKaas};
 use crate::error::{Error, Result};
 use crate::tableau::registry::{CG4A, RK4};
@@ -90,7 +89,7 @@ macro_rules! catalogue {
         /// # Errors
         /// [`Error::InvalidParameter`] naming `method` for an unknown name; those of the
         /// constructor.
-        pub fn stepper<T: TorqueField + 'static>(name: &str, body: RigidBody) -> Result<BoxedStepper<T>> {
+        pub fn stepper<T: Torque + 'static>(name: &str, body: RigidBody) -> Result<BoxedStepper<T>> {
             match name {
                 $($name => Ok(Box::new(SingleBody::with_method($method, body))),)*
                 $($engine => {
@@ -110,7 +109,7 @@ macro_rules! catalogue {
         /// `renormalisation` for a method without the option (MercuryDPM's Gram–Schmidt is part
         /// of the method; the generic engines stay on the group by construction) or an invalid
         /// policy.
-        pub fn stepper_renormalised<T: TorqueField + 'static>(
+        pub fn stepper_renormalised<T: Torque + 'static>(
             name: &str,
             body: RigidBody,
             policy: Renormalisation,

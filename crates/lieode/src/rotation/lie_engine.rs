@@ -5,8 +5,7 @@ use crate::body::RigidBodyQuatState;
 use nalgebra::{Quaternion, Vector3};
 
 use super::stepper::{Renormalisation, RotationalMethod, RotationalState, check_start_state};
-use super::torque::TorqueField;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::engine::{Method, Stats, Step};
 use crate::error::Result;
 use crate::lie::product::{Product, ProductAlgebra};
@@ -20,16 +19,16 @@ use crate::stepper::{
 
 /// The rigid body's motion as a Lie-group ODE on `SU(2) × ℝ³` in body-frame (right)
 /// trivialisation: `q̇ = q ⊗ (ω/2)`, `ω̇ = ω̇(ω, τ(t, q, ω))` — generator
-/// `(ω/2 ∈ su(2), ω̇ ∈ ℝ³)`, with the torque field borrowed for the step.
+/// `(ω/2 ∈ su(2), ω̇ ∈ ℝ³)`, with the torque borrowed for the step.
 #[derive(Debug)]
 pub struct BodyLieOde<'a, T> {
     /// The body.
     pub body: RigidBody,
-    /// The torque field.
-    pub torque: &'a mut T,
+    /// The torque.
+    pub torque: &'a T,
 }
 
-impl<T: TorqueField> LieOde<RigidBodyQuatState> for BodyLieOde<'_, T> {
+impl<T: Torque> LieOde<RigidBodyQuatState> for BodyLieOde<'_, T> {
     fn side(&self) -> Side {
         Side::Right
     }
@@ -128,7 +127,7 @@ impl<M> StepperInfo for LieEngine<M> {
 
 impl<T, M> Stepper<T> for LieEngine<M>
 where
-    T: TorqueField,
+    T: Torque,
     M: for<'a> Step<BodyLieOde<'a, T>, State = RigidBodyQuatState, Scalar = f64>,
 {
     type State = RotationalState;
@@ -161,7 +160,7 @@ where
         };
         let mut problem = BodyLieOde {
             body: self.body,
-            torque,
+            torque: &*torque,
         };
         let stepped = self.engine.step(
             &mut problem,

@@ -60,7 +60,7 @@ pub struct TorquePoint {
 /// depends on the body and the step size only (inverse inertia, a precomputed ω map) is
 /// [`RigidBodyMethod::Constants`], computed once per run and shared by equal bodies. The time,
 /// the step count, the renormalisation count, the torque or force model and the counters belong
-/// to the adapters: [`super::SingleBody`] for one body under a [`super::TorqueField`],
+/// to the adapters: [`super::SingleBody`] for one body under a [`crate::body::Torque`],
 /// [`crate::system::CatalogueSystem`] for N bodies under a
 /// [`crate::system::SystemForces`] (the same arithmetic, so one body under a body-frame torque is
 /// bit-identical in both).

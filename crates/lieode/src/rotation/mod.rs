@@ -1,7 +1,7 @@
 //! # Rigid-body rotation: the model and the catalogue of rotational steppers
 //!
 //! The rigid body ([`RigidBody`]: principal moments, Euler's equations, energy and momentum),
-//! torque fields in the body or lab frame ([`TorqueField`]), and the one-step methods of the
+//! torques in the body or lab frame ([`Torque`]), and the one-step methods of the
 //! rigid-body literature as [`Stepper`](crate::stepper::Stepper)s on [`RotationalState`], each documented with its
 //! update equations and the paper's equation numbers, built from the library's primitives where
 //! it can be (registry tableaux, the quaternion exponential, the Cayley map).
@@ -79,10 +79,11 @@ pub mod spiral_leapfrog;
 pub mod spiral_magnus;
 pub mod spiral_omelyan;
 pub mod stepper;
-pub mod torque;
 pub mod velocity_verlet;
 
-pub use crate::body::{RigidBody, quaternion};
+pub use crate::body::{
+    BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, RigidBody, Torque, quaternion,
+};
 pub use buss::{Buss, BussMethod};
 pub use direct_euler::{DirectEuler, DirectEulerMethod};
 pub use fincham::{Fincham, FinchamMethod};
@@ -105,5 +106,4 @@ pub use stepper::{
     CatalogueStepper, ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalMethod,
     RotationalState,
 };
-pub use torque::{BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, TorqueField};
 pub use velocity_verlet::{VelocityVerlet, VelocityVerletMethod};

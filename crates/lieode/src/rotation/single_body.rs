@@ -7,8 +7,7 @@ use super::stepper::{
     Renormalisation, Renormaliser, RotationalMethod, RotationalState, check_start_state,
     checked_torque,
 };
-use super::torque::TorqueField;
-use crate::body::RigidBody;
+use crate::body::{RigidBody, Torque};
 use crate::error::{Error, Result};
 use crate::stepper::{
     FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started,
@@ -191,7 +190,7 @@ impl<K: RigidBodyMethod> RotationalMethod for SingleBody<K> {
     }
 }
 
-impl<K: RigidBodyMethod, T: TorqueField> Stepper<T> for SingleBody<K> {
+impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
     type State = RotationalState;
     type Segment = NoDenseOutput<RotationalState>;
 

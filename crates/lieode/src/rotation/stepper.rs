@@ -4,9 +4,8 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::torque::TorqueField;
-use crate::body::RigidBody;
 use crate::body::quaternion::normalize;
+use crate::body::{RigidBody, Torque};
 use crate::error::{Error, Result};
 use crate::stepper::{NoDenseOutput, Stepper, StepperInfo};
 
@@ -191,12 +190,12 @@ pub trait RotationalMethod: StepperInfo {
 
 /// Every catalogue stepper as one object type: a [`Stepper`] on rotational states with the
 /// descriptive [`RotationalMethod`] (what `Box<dyn CatalogueStepper<T>>` holds).
-pub trait CatalogueStepper<T: TorqueField>:
+pub trait CatalogueStepper<T: Torque>:
     Stepper<T, State = RotationalState, Segment = NoDenseOutput<RotationalState>> + RotationalMethod
 {
 }
 
-impl<T: TorqueField, S> CatalogueStepper<T> for S where
+impl<T: Torque, S> CatalogueStepper<T> for S where
     S: Stepper<T, State = RotationalState, Segment = NoDenseOutput<RotationalState>>
         + RotationalMethod
         + ?Sized
@@ -257,8 +256,8 @@ pub(crate) fn check_step_size(dt: f64) -> Result<()> {
 /// # Errors
 /// [`Error::NonFiniteState`] with `what = "torque"` at time `t`.
 #[inline(always)]
-pub(crate) fn checked_torque<T: TorqueField>(
-    torque: &mut T,
+pub(crate) fn checked_torque<T: Torque>(
+    torque: &T,
     t: f64,
     q: &Quaternion<f64>,
     omega: &Vector3<f64>,

@@ -1,10 +1,9 @@
 //! The force model of a many-body system: forces and torques on every body at once.
 
-use crate::body::Frame;
+use crate::body::{Frame, Torque};
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
-use crate::rotation::TorqueField;
 
 /// The state a force model sees: positions, velocities, rotors and body-frame angular
 /// velocities of every body at `t`, as the method provides them (a leapfrog method's velocities
@@ -305,13 +304,14 @@ impl<F: BodyModel> SystemForces for PerBody<F> {
     }
 }
 
-/// A single-body [`TorqueField`] applied to every body: no force, the body-frame torque
-/// `τ(t, q_i, ω_i)` of the field on each body. The rotational catalogue's torque fields are
-/// this special case of [`SystemForces`].
+/// A single-body [`Torque`] applied to every body: no force, the body-frame torque
+/// `τ(t, q_i, ω_i)` ([`Torque::body_torque`] at the rotor `q_i`) on each body. This is the one
+/// adapter making a single-body torque — the rotational catalogue's, Krysl's fields, the
+/// manufactured problem's — a [`SystemForces`].
 #[derive(Debug, Clone, Copy)]
 pub struct EveryBody<T>(pub T);
 
-impl<T: TorqueField> SystemForces for EveryBody<T> {
+impl<T: Torque> SystemForces for EveryBody<T> {
     fn torque_frame(&self) -> Frame {
         Frame::Body
     }

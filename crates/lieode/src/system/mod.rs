@@ -10,8 +10,8 @@
 //! - [`SystemForces`]: the one force interface `F(t, all bodies) → (forces, torques)`, torques
 //!   in the lab or the body frame ([`Frame`](crate::body::Frame)). [`PerBody`] for independent bodies
 //!   (evaluated in parallel, and inside SPIRAL's update pass), [`EveryBody`] for any single-body
-//!   [`crate::rotation::TorqueField`] — the catalogue's torques, Krysl's spatial torques and the
-//!   engines' manufactured problem are all `TorqueField`s;
+//!   [`Torque`](crate::body::Torque) — the catalogue's torques, Krysl's spatial torques and the
+//!   engines' manufactured problem are all `Torque`s;
 //! - the methods, each a [`crate::stepper::Stepper`] on [`SystemState`], driven by
 //!   [`crate::integrate::integrate`]:
 //!

@@ -2,11 +2,12 @@
 //! closed form, order assertions.
 
 use lieode::body::Frame;
+use lieode::body::Torque;
 use lieode::integrate::{Options, Record, integrate};
 use lieode::momentum::HeavyTopTorque;
 use lieode::problems::TorquedRigidBody;
 use lieode::problems::cylinder::SpiralCylinder;
-use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, TorqueField, catalogue};
+use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState, catalogue};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{Body, BodyFn, BodyView, EveryBody, PerBody, SystemForces, SystemState};
 use nalgebra::{Quaternion, Vector3};
@@ -88,7 +89,7 @@ pub fn same_as_single_body<S, T>(
 ) -> lieode::Result<()>
 where
     S: Stepper<EveryBody<T>, State = SystemState>,
-    T: TorqueField + Clone + 'static,
+    T: Torque + Clone + 'static,
 {
     let span = Span::stride(start.t, 1e-3, 1000)?;
     let mut single = catalogue::stepper::<T>(name, rigid)?;
