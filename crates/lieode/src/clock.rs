@@ -12,7 +12,8 @@ use crate::stepper::{Span, Stats, StepReport};
 /// `t_0 + n·dt` is within one rounding of the exact grid time at every step.
 ///
 /// Every fixed-step method starts one with [`FixedClock::forward`] (the span's step checked
-/// there, once per run) and counts its steps with [`FixedClock::advance`].
+/// there, once per run; [`FixedClock::either_direction`] for the methods that also step
+/// backward) and counts its steps with [`FixedClock::advance`].
 ///
 /// # Examples
 /// ```
@@ -50,7 +51,7 @@ impl FixedClock {
     /// that is not positive (the span has refused zero and non-finite steps), naming `y0` when
     /// `t0` is not the span's start.
     pub fn forward(span: &Span, t0: f64) -> Result<Self> {
-        let (dt, steps) = span.fixed_step()?;
+        let (dt, _) = span.fixed_step()?;
         if dt <= 0.0 {
             return Err(Error::InvalidParameter {
                 name: "dt",
@@ -58,6 +59,30 @@ impl FixedClock {
                 expected: "a finite positive step size (the method steps forward)".into(),
             });
         }
+        Self::either_direction(span, t0)
+    }
+
+    /// The clock of a fixed-step `span` in either direction (`dt < 0` steps backward), for a
+    /// state at `t0` (which must be the span's start): for the methods that step backward as
+    /// they step forward (Krysl's momentum integrators, [`crate::momentum::MomentumIntegrator`]).
+    /// The times are `t_0 + n·dt` as for [`FixedClock::forward`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `span` for an adaptive span (the span has refused zero
+    /// and non-finite steps), naming `y0` when `t0` is not the span's start.
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::stepper::{FixedClock, Span, Stats};
+    ///
+    /// let mut clock = FixedClock::either_direction(&Span::stride(1.0, -0.25, 2)?, 1.0)?;
+    /// clock.advance(&mut Stats::default());
+    /// assert_eq!(clock.time(), 0.75);
+    /// assert!(clock.advance(&mut Stats::default()).finished);
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn either_direction(span: &Span, t0: f64) -> Result<Self> {
+        let (dt, steps) = span.fixed_step()?;
         if t0 != span.t0() {
             return Err(Error::InvalidParameter {
                 name: "y0",

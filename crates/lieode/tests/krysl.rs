@@ -533,6 +533,36 @@ fn the_methods_conserve_what_the_paper_says_in_torque_free_motion() {
 // ---------------------------------------------------------------------------------------------
 // 4. Time symmetry.
 
+/// A span may step backward (`Span::stride(t, −h, n)`): the run is the same numbers as `n`
+/// single steps of `−h` at `t − k h` (bit for bit), its clock ends at `t − n h`, and IMID, a
+/// symmetric method, retraces the forward run to round-off on [`SwingingTop`] (time-dependent,
+/// so the times of the backward steps matter).
+#[test]
+fn a_backward_span_retraces_a_forward_run() {
+    let (body, y0) = swinging();
+    let (h, n) = (0.05, 20);
+    let mut imid = krysl(KryslMethod::Imid, body, SwingingTop);
+    let end = imid.integrate(0.3, &y0, h, n).expect("a forward run");
+    let t_end = 0.3 + n as f64 * h;
+    let mut times = Vec::new();
+    let back = imid
+        .integrate_observed(t_end, &end, -h, n, |_, t, _| times.push(t))
+        .expect("a backward run");
+    assert_eq!(times.len(), n);
+    assert_eq!(times[n - 1], t_end + n as f64 * -h);
+    let mut by_steps = end;
+    for k in 0..n {
+        by_steps = imid
+            .step(t_end + k as f64 * -h, &by_steps, -h)
+            .expect("a backward step");
+    }
+    assert_eq!(back.1.0, by_steps.1.0);
+    assert_eq!(back.0.matrix(), by_steps.0.matrix());
+    let defect = distance(&back, &y0);
+    eprintln!("IMID forward and back over {n} steps of {h}: {defect:.2e}");
+    assert_in("IMID backward-run defect", defect, 0.0, 1e-12);
+}
+
 /// `|Φ_{−h}(Φ_h(y)) − y|` with the second step started at `t + h`.
 fn symmetry_defect<F: Field>(integrator: &mut Bound<F>, t: f64, y: &RigidBodyState, h: f64) -> f64 {
     let forward = integrator.step(t, y, h).expect("a forward step");

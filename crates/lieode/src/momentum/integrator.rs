@@ -16,7 +16,9 @@ use crate::engine::{
 };
 use crate::error::{Error, Result};
 use crate::lie::{LieGroup, Truncation};
-use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
+use crate::stepper::{
+    FixedClock, NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started,
+};
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
 
@@ -270,27 +272,9 @@ pub struct MomentumIntegrator {
     increments: IncrementSolver,
     body: RigidBody,
     stats: Stats,
-    /// The running span: `(t0, h, planned steps)`, steps taken, and the state in the method's
+    /// The running span's clock (its step may be negative) and the state in the method's
     /// form.
-    run: Option<Run>,
-}
-
-/// A run of the [`Stepper`] protocol: the span's start, step and planned steps, the steps
-/// taken and the state carried in the method's form.
-#[derive(Debug, Clone, Copy)]
-struct Run {
-    t0: f64,
-    h: f64,
-    planned: usize,
-    taken: usize,
-    native: RigidBodyState,
-}
-
-impl Run {
-    /// `t0 + n h`: times are computed, not accumulated.
-    fn time_after(&self, n: usize) -> f64 {
-        self.t0 + n as f64 * self.h
-    }
+    run: Option<(FixedClock, RigidBodyState)>,
 }
 
 impl MomentumIntegrator {
@@ -456,7 +440,9 @@ impl MomentumIntegrator {
     ) -> Result<RigidBodyState> {
         validate(t, y, h)?;
         let native = self.to_method_form(y);
+        self.stats.steps += 1;
         let next = self.step_native(torque, t, &native, h)?;
+        self.stats.accepted += 1;
         Ok(self.to_body_form(&next))
     }
 
@@ -476,7 +462,7 @@ impl MomentumIntegrator {
         }
     }
 
-    /// One step on the state in the method's form.
+    /// One step on the state in the method's form (the caller counts it).
     fn step_native<F: Torque<f64> + Torque<Dual64>>(
         &mut self,
         torque: &F,
@@ -484,7 +470,6 @@ impl MomentumIntegrator {
         y: &RigidBodyState,
         h: f64,
     ) -> Result<RigidBodyState> {
-        self.stats.steps += 1;
         let stats = &mut self.stats;
         let next = match &mut self.engine {
             Engine::Swc1 => swc1_step(
@@ -525,7 +510,6 @@ impl MomentumIntegrator {
                 t: t + h,
             });
         }
-        self.stats.accepted += 1;
         Ok(next)
     }
 }
@@ -536,8 +520,9 @@ impl StepperInfo for MomentumIntegrator {
         &self.name
     }
 
+    /// `t_n = t_0 + n h` (NaN before the start).
     fn time(&self) -> f64 {
-        self.run.map_or(f64::NAN, |r| r.time_after(r.taken))
+        self.run.map_or(f64::NAN, |(clock, _)| clock.time())
     }
 
     /// Evaluations, Jacobians, LU decompositions, solver iterations and steps since the last
@@ -548,7 +533,9 @@ impl StepperInfo for MomentumIntegrator {
 }
 
 /// Krysl's family and the rigid-body Munthe-Kaas schemes as steppers: the problem is the
-/// torque; step `i` starts at `t0 + i h` (times computed, not accumulated).
+/// torque; step `i` starts at `t0 + i h` ([`FixedClock`]: times computed, not accumulated). The
+/// span's step may be negative ([`FixedClock::either_direction`]): the methods step backward
+/// as they step forward.
 ///
 /// The state is carried in the method's own form between steps (the spatial momentum `π` for
 /// the integral form), so torque-free motion keeps `π` to round-off; [`Stepper::state`]
@@ -562,37 +549,36 @@ impl<F: Torque<f64> + Torque<Dual64>> Stepper<F> for MomentumIntegrator {
     /// [`Error::InvalidParameter`] naming `span` for an adaptive span; [`Error::NonFinite`]
     /// naming `state` for a non-finite `y0`.
     fn start(&mut self, _torque: &mut F, span: &Span, y0: &RigidBodyState) -> Result<()> {
-        let (h, planned) = span.fixed_step()?;
-        validate(span.t0(), y0, h)?;
+        let clock = FixedClock::either_direction(span, span.t0())?;
+        validate(span.t0(), y0, clock.dt())?;
         // Nothing kept from an earlier run (a Jacobian and its LU): runs are reproducible.
         self.forget_kept();
         self.stats = Stats::default();
-        self.run = Some(Run {
-            t0: span.t0(),
-            h,
-            planned,
-            taken: 0,
-            native: self.to_method_form(y0),
-        });
+        self.run = Some((clock, self.to_method_form(y0)));
         Ok(())
     }
 
+    /// # Errors
+    /// [`not_started`] before the start; those of the method's step (a failed step is counted
+    /// as attempted, not accepted, and leaves the state of the last successful one).
     fn step(&mut self, torque: &mut F) -> Result<StepReport> {
-        let mut run = self.run.ok_or_else(not_started)?;
-        let t = run.time_after(run.taken);
-        run.native = self.step_native(&*torque, t, &run.native, run.h)?;
-        run.taken += 1;
-        self.run = Some(run);
-        Ok(StepReport {
-            t_start: t,
-            t_end: run.time_after(run.taken),
-            finished: run.taken >= run.planned,
-        })
+        let (mut clock, native) = self.run.ok_or_else(not_started)?;
+        match self.step_native(&*torque, clock.time(), &native, clock.dt()) {
+            Ok(next) => {
+                let report = clock.advance(&mut self.stats);
+                self.run = Some((clock, next));
+                Ok(report)
+            }
+            Err(error) => {
+                self.stats.steps += 1;
+                Err(error)
+            }
+        }
     }
 
     fn state(&mut self, _torque: &mut F) -> Result<RigidBodyState> {
-        let run = self.run.ok_or_else(not_started)?;
-        Ok(self.to_body_form(&run.native))
+        let (_, native) = self.run.ok_or_else(not_started)?;
+        Ok(self.to_body_form(&native))
     }
 
     /// Drops the Jacobians kept from the old torque.
