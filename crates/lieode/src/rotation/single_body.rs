@@ -309,7 +309,7 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
 /// [`Error::NonFiniteState`] for a non-finite torque (`torque`, at its time) or new state
 /// (`state`, at `t_{n+1}`).
 #[inline(always)]
-fn step_run<K: RigidBodyMethod, T: TorqueField, const RENORMALISE: bool>(
+fn step_run<K: RigidBodyMethod, T: Torque, const RENORMALISE: bool>(
     method: &K,
     run: &mut Run<K>,
     torque: &mut T,
