@@ -17,7 +17,8 @@ use crate::stepper::{Span, Stats, StepReport};
 ///
 /// # Examples
 /// ```
-/// use lieode::stepper::{FixedClock, Span, Stats};
+/// use lieode::clock::FixedClock;
+/// use lieode::stepper::{Span, Stats};
 ///
 /// let span = Span::stride(1e9, 1e-6, 3)?;
 /// let mut clock = FixedClock::forward(&span, 1e9)?;
@@ -73,7 +74,8 @@ impl FixedClock {
     ///
     /// # Examples
     /// ```
-    /// use lieode::stepper::{FixedClock, Span, Stats};
+    /// use lieode::clock::FixedClock;
+    /// use lieode::stepper::{Span, Stats};
     ///
     /// let mut clock = FixedClock::either_direction(&Span::stride(1.0, -0.25, 2)?, 1.0)?;
     /// clock.advance(&mut Stats::default());

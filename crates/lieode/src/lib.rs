@@ -19,7 +19,7 @@
 
 pub mod adaptive;
 pub mod body;
-mod clock;
+pub mod clock;
 pub mod engine;
 pub mod error;
 pub mod homogeneous;

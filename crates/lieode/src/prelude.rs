@@ -37,6 +37,7 @@ pub use crate::body::{
     Body, BodyTorque, ConstantBodyTorque, Frame, LabTorque, NoTorque, Orientation, RigidBody,
     RigidBodyQuatState, RigidBodyState, Torque,
 };
+pub use crate::clock::FixedClock;
 pub use crate::engine::{
     CommutatorFree, CrouchGrossman, ExplicitRk, Fixed, ImplicitMuntheKaas, ImplicitRk, MuntheKaas,
 };
@@ -60,7 +61,7 @@ pub use crate::rotation::{
     CatalogueStepper, MethodInfo, Renormalisation, RigidBodyMethod, RotationalMethod,
     RotationalState, SingleBody, catalogue,
 };
-pub use crate::stepper::{FixedClock, Span, Stats, Stepper, StepperInfo};
+pub use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 pub use crate::system::{
     BodyView, CatalogueSystem, EveryBody, ImprovedPcdmSystem, Loads, PcdmSystem, PerBody,
     Rk4System, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,

@@ -18,8 +18,6 @@
 
 use crate::error::{Error, Result};
 
-pub use crate::clock::FixedClock;
-
 /// Counters of the work an integration did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -75,7 +73,7 @@ pub struct StepReport {
 /// | [`Span::open`]`(t0, dt)` | fixed-step methods driven by hand | steps of size `dt`, no end |
 ///
 /// Fixed-step methods compute their times from the step count, `t0 + i h`, rather than
-/// accumulating `t += h` ([`FixedClock`], the clock of the rigid-body methods;
+/// accumulating `t += h` ([`crate::clock::FixedClock`], the clock of the rigid-body methods;
 /// [`crate::engine::Fixed`] also ends exactly on `t_end`).
 ///
 /// # Examples

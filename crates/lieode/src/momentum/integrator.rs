@@ -10,15 +10,14 @@ use super::forms::{BodyMomentumForm, SpatialMomentumForm, to_body, to_spatial};
 use super::increment_solve::{IncrementSolver, Solver};
 use super::simo_wong::swc1_step;
 use crate::body::{RigidBody, Torque};
+use crate::clock::FixedClock;
 use crate::engine::{
     Composition, FixedPoint, ImplicitMuntheKaas, LieOde, Method, MuntheKaas, Newton,
     NonlinearOptions, Stats, Step, Stepped,
 };
 use crate::error::{Error, Result};
 use crate::lie::{LieGroup, Truncation};
-use crate::stepper::{
-    FixedClock, NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started,
-};
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
 

@@ -6,6 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::stepper::{Renormalisation, RotationalMethod, RotationalState, check_start_state};
 use crate::body::{RigidBody, Torque};
+use crate::clock::FixedClock;
 use crate::engine::{Method, Stats, Step};
 use crate::error::Result;
 use crate::lie::product::{Product, ProductAlgebra};
@@ -13,9 +14,7 @@ use crate::lie::rn::Rn;
 use crate::lie::unit_quaternion::{Su2Algebra, UnitQuat};
 use crate::lie::{LieGroup, Side};
 use crate::ode::LieOde;
-use crate::stepper::{
-    FixedClock, NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started,
-};
+use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 
 /// The rigid body's motion as a Lie-group ODE on `SU(2) × ℝ³` in body-frame (right)
 /// trivialisation: `q̇ = q ⊗ (ω/2)`, `ω̇ = ω̇(ω, τ(t, q, ω))` — generator

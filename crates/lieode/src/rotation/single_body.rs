@@ -8,10 +8,9 @@ use super::stepper::{
     checked_torque,
 };
 use crate::body::{RigidBody, Torque};
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
-use crate::stepper::{
-    FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started,
-};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
 
 /// The method `K` on one body: the single-body stepper every catalogue method derives from its
 /// one definition ([`RigidBodyMethod`]).

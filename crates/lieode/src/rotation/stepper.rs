@@ -207,7 +207,7 @@ impl<T: Torque, S> CatalogueStepper<T> for S where
 pub const ROTOR_NORM_SQUARED_MIN: f64 = 1e-292;
 
 /// The checks of the state every catalogue stepper starts from (its step size was checked by
-/// [`crate::stepper::FixedClock::forward`]): a finite state and a rotor whose `|q|²` is a
+/// [`crate::clock::FixedClock::forward`]): a finite state and a rotor whose `|q|²` is a
 /// normal finite number (a zero rotor is no rotation: the exponential updates would carry
 /// `q = 0` forever and the normalising ones divide by zero; a rotor with `|q|²` overflowing or
 /// underflowing is normalised to nonsense).

@@ -11,9 +11,10 @@ use super::plan::{self, checked, for_each_body, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
 use crate::body::{Frame, RigidBody};
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
 use crate::rotation::{Renormaliser, RigidBodyMethod, SingleBody, TorquePoint};
-use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// A one-stage method `K` of the rotational catalogue ([`RigidBodyMethod`]: SPIRAL leapfrog and
 /// non-leapfrog, SPIRAL+Omelyan, SPIRAL–Magnus, Omelyan, Fincham, Velocity Verlet, Direct Euler, Buss,

@@ -10,8 +10,9 @@ use super::forces::{Loads, SystemForces};
 use super::plan::{self, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
-use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The improved PCDM scheme (L. J. H. Seelen, J. T. Padding, J. A. M. Kuipers, *Improved
 /// quaternion-based integration scheme for rigid body motion*, Acta Mech. 227 (2016) 3381, §2.2):

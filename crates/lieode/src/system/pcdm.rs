@@ -11,8 +11,9 @@ use super::improved_pcdm::{finite, turn};
 use super::plan::{self, checked, for_each_body, impl_body_count, impl_system_info};
 use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
-use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The original PCDM scheme (F. Zhao, B. G. M. van Wachem, *A novel quaternion integration
 /// approach for describing the behaviour of non-spherical particles*, Acta Mech. 224 (2013)

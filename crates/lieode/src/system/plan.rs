@@ -4,8 +4,9 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::state::SystemState;
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
-use crate::stepper::{FixedClock, Span};
+use crate::stepper::Span;
 
 /// Checks the start of a method for `bodies` bodies at `y0` on `span` and starts its clock.
 ///

@@ -10,8 +10,9 @@ use super::forces::{Loads, SystemForces};
 use super::plan::{self, checked, impl_body_count, impl_system_info, non_finite_body};
 use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
+use crate::clock::FixedClock;
 use crate::error::Result;
-use crate::stepper::{FixedClock, NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
+use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 use crate::tableau::registry::RK4;
 
 /// Classical RK4 (Kutta 1901; the tableau [`RK4`]) on every body's 13-component ambient state
