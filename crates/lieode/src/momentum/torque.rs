@@ -64,7 +64,6 @@ impl<T: Real> Torque<T> for HeavyTopTorque {
     fn frame(&self) -> Frame {
         Frame::Lab
     }
-    #[inline]
     fn torque<A: Orientation<T>>(&self, _t: T, attitude: &A, _omega: &Vector3<T>) -> Vector3<T> {
         self.spatial(&attitude.matrix())
     }
@@ -126,7 +125,6 @@ impl<T: Real> Torque<T> for CoulombWallTorque {
     fn frame(&self) -> Frame {
         Frame::Lab
     }
-    #[inline]
     fn torque<A: Orientation<T>>(&self, _t: T, attitude: &A, _omega: &Vector3<T>) -> Vector3<T> {
         Self::spatial(&attitude.matrix())
     }
