@@ -25,6 +25,9 @@ use lieode::tableau::registry::RK4;
 use nalgebra::{Quaternion, SVector, Vector3};
 use std::cell::Cell;
 
+mod common;
+use common::counting::Counting;
+
 // ---------------------------------------------------------------------------------------------
 // Problems
 // ---------------------------------------------------------------------------------------------
@@ -610,37 +613,6 @@ fn rk4_is_the_registry_rk4_on_the_ambient_ode_followed_by_normalisation() {
 // ---------------------------------------------------------------------------------------------
 // Metadata and torque evaluations
 // ---------------------------------------------------------------------------------------------
-
-/// Counts the torque evaluations of the wrapped torque.
-#[derive(Debug, Clone)]
-struct Counting<T> {
-    inner: T,
-    count: Cell<usize>,
-}
-
-impl<T: Torque> Torque for Counting<T> {
-    fn frame(&self) -> Frame {
-        self.inner.frame()
-    }
-    fn torque<A: Orientation<f64>>(
-        &self,
-        t: f64,
-        attitude: &A,
-        omega: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        self.count.set(self.count.get() + 1);
-        self.inner.torque(t, attitude, omega)
-    }
-    fn body_torque<A: Orientation<f64>>(
-        &self,
-        t: f64,
-        attitude: &A,
-        omega: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        self.count.set(self.count.get() + 1);
-        self.inner.body_torque(t, attitude, omega)
-    }
-}
 
 /// Checks the metadata and counts the evaluations of `start`, 10 steps and `state`.
 fn check_metadata<S: CatalogueStepper<Counting<Pendulum>>>(

@@ -25,6 +25,9 @@ use nalgebra::{Quaternion, Vector3};
 use std::cell::Cell;
 use std::f64::consts::PI;
 
+mod common;
+use common::counting::Counting;
+
 /// The step sizes of the order measurements (algorithms.md §1.3: the asymptotic regime above
 /// round-off for t = 1).
 const STEPS: [f64; 4] = [2e-3, 1e-3, 5e-4, 2.5e-4];
@@ -143,37 +146,6 @@ fn assert_in(what: &str, value: f64, low: f64, high: f64) {
         (low..=high).contains(&value),
         "{what}: measured {value:.3}, expected in [{low}, {high}]"
     );
-}
-
-/// A torque that counts its evaluations.
-#[derive(Debug, Clone)]
-struct Counting<T> {
-    inner: T,
-    count: Cell<usize>,
-}
-
-impl<T: Torque> Torque for Counting<T> {
-    fn frame(&self) -> Frame {
-        self.inner.frame()
-    }
-    fn torque<A: Orientation<f64>>(
-        &self,
-        t: f64,
-        attitude: &A,
-        omega: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        self.count.set(self.count.get() + 1);
-        self.inner.torque(t, attitude, omega)
-    }
-    fn body_torque<A: Orientation<f64>>(
-        &self,
-        t: f64,
-        attitude: &A,
-        omega: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        self.count.set(self.count.get() + 1);
-        self.inner.body_torque(t, attitude, omega)
-    }
 }
 
 fn all_methods(body: RigidBody) -> Vec<Box<dyn CatalogueStepper<Counting<ConstantBodyTorque>>>> {

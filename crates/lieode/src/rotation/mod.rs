@@ -93,7 +93,7 @@ pub use mercurydpm::{MercuryDpm, MercuryDpmMethod, MercuryDpmState};
 pub use method::{MethodInfo, RigidBodyMethod, TorquePoint};
 pub use omega_integrator::{
     EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
-    OmegaIntegrator,
+    OmegaIntegrated, OmegaIntegrator,
 };
 pub use omelyan::{Omelyan, OmelyanMethod};
 pub use rk4::{Rk4, Rk4Method};

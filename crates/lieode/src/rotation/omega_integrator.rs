@@ -193,6 +193,16 @@ impl OmegaIntegrator {
     }
 }
 
+/// A method whose angular velocity is advanced by an [`OmegaIntegrator`] (the SPIRAL variants):
+/// what gives their single-body steppers `with_omega_integrator` and `omega_integrator` once.
+pub trait OmegaIntegrated {
+    /// The method with the ω update `integrator`.
+    fn from_integrator(integrator: OmegaIntegrator) -> Self;
+
+    /// The ω update in use.
+    fn integrator(&self) -> &OmegaIntegrator;
+}
+
 /// An [`OmegaIntegrator`] for one body and one step size, built by
 /// [`OmegaIntegrator::with_step`].
 // The unrolled variants are the hot ones and stay inline: boxing them would put a pointer

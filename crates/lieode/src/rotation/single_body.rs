@@ -3,6 +3,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::method::{RigidBodyMethod, TorquePoint, finite_rotation};
+use super::omega_integrator::{OmegaIntegrated, OmegaIntegrator};
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalMethod, RotationalState, check_start_state,
     checked_torque,
@@ -134,6 +135,21 @@ impl<K: RigidBodyMethod> SingleBody<K> {
     /// system of this method takes from it.
     pub(crate) fn parts(&self) -> (Renormaliser, &K) {
         (self.renormaliser, &self.method)
+    }
+}
+
+impl<K: RigidBodyMethod + OmegaIntegrated> SingleBody<K> {
+    /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
+    /// (SPIRAL Eqs. 9–10 with another explicit tableau, the torque still frozen over the step;
+    /// the leapfrog variant uses the same tableau for the start's half step back; see
+    /// [`OmegaIntegrator`] for what it changes).
+    pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
+        self.with_method_parameters(K::from_integrator(integrator))
+    }
+
+    /// The angular-velocity update in use.
+    pub fn omega_integrator(&self) -> &OmegaIntegrator {
+        self.method().integrator()
     }
 }
 

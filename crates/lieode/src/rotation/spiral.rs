@@ -3,7 +3,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
-use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
+use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
@@ -79,17 +79,13 @@ pub struct SpiralMethod {
     pub integrator: OmegaIntegrator,
 }
 
-impl SingleBody<SpiralMethod> {
-    /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
-    /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step; see
-    /// [`OmegaIntegrator`] for what it changes).
-    pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
-        self.with_method_parameters(SpiralMethod { integrator })
+impl OmegaIntegrated for SpiralMethod {
+    fn from_integrator(integrator: OmegaIntegrator) -> Self {
+        Self { integrator }
     }
 
-    /// The angular-velocity update in use.
-    pub fn omega_integrator(&self) -> &OmegaIntegrator {
-        &self.method().integrator
+    fn integrator(&self) -> &OmegaIntegrator {
+        &self.integrator
     }
 }
 

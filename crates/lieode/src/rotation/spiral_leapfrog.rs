@@ -7,7 +7,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
-use super::omega_integrator::{FixedStepOmega, OmegaIntegrator};
+use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::{ROTOR_NORM_SQUARED_MIN, Renormalisation, RotationalMethod, check_step_size};
 use crate::body::RigidBody;
@@ -92,20 +92,17 @@ pub struct SpiralLeapfrogMethod {
     pub integrator: OmegaIntegrator,
 }
 
+impl OmegaIntegrated for SpiralLeapfrogMethod {
+    fn from_integrator(integrator: OmegaIntegrator) -> Self {
+        Self { integrator }
+    }
+
+    fn integrator(&self) -> &OmegaIntegrator {
+        &self.integrator
+    }
+}
+
 impl SingleBody<SpiralLeapfrogMethod> {
-    /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
-    /// (Eqs. 9–10 with another explicit tableau, the torque still frozen over the step, and
-    /// the same tableau for the start's half step back; see [`OmegaIntegrator`] for what it
-    /// changes).
-    pub fn with_omega_integrator(self, integrator: OmegaIntegrator) -> Self {
-        self.with_method_parameters(SpiralLeapfrogMethod { integrator })
-    }
-
-    /// The angular-velocity update in use.
-    pub fn omega_integrator(&self) -> &OmegaIntegrator {
-        &self.method().integrator
-    }
-
     /// One leapfrog step with the angular velocity and the torque **in the lab frame**, as
     /// the sample step of the Wikipedia draft *SPIRAL algorithm* writes it: both are turned
     /// into the body frame with the current rotor, ω is advanced by the stepper's

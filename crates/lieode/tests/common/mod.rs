@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod bodies;
+pub mod counting;
 
 use lieode::lie::series::{ASIN_SERIES_SQ, SERIES_ANGLE_SQ, SMALL_ANGLE_SQ};
 use lieode::lie::so3::LOG_SYMMETRIC_BRANCH_COS;
