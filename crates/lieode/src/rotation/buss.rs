@@ -3,7 +3,9 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
@@ -128,7 +130,7 @@ impl SingleBody<BussMethod> {
 
     /// The lab-frame angular momentum `L_n` (zero before the start).
     pub fn momentum(&self) -> Vector3<f64> {
-        self.carried().map_or(Vector3::zeros(), |c| c.2)
+        self.carried().map_or(Vector3::zeros(), |c| c.extra)
     }
 }
 
@@ -146,7 +148,7 @@ fn apply_inverse_inertia(body: &RigidBody, r: &Matrix3<f64>, v: &Vector3<f64>) -
 
 impl RigidBodyMethod for BussMethod {
     /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
-    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Extra = Vector3<f64>;
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -170,27 +172,44 @@ impl RigidBodyMethod for BussMethod {
     }
 
     /// Stores the rotor as given and sets `L_0 = R(q_0) J ω_0`.
-    fn begin(&self, body: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (*q, *omega, rotate(q, &body.body_momentum(omega)))
+    fn begin(
+        &self,
+        body: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *omega, rotate(q, &body.body_momentum(omega)))
     }
 
     /// The torque at `(t_n, q_n, ω_n)`.
     #[inline(always)]
-    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
-        ((), TorquePoint { q: c.0, omega: c.1 })
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Carried<Self::Extra>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
     }
 
     #[inline(always)]
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        mut c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let (q0, _, momentum0) = *c;
+        let (q0, momentum0) = (*c.q, *c.extra);
         let r = rotation(&q0);
         let m = r * tau;
         let omega_lab = apply_inverse_inertia(body, &r, &momentum0);
@@ -203,20 +222,7 @@ impl RigidBodyMethod for BussMethod {
         let momentum = momentum0 + dt * m;
         let r_next = rotation(&q);
         let omega = body.body_angular_velocity(&(r_next.transpose() * momentum));
-        *c = (q, omega, momentum);
+        c.set(q, omega, momentum);
         finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.0, &c.1))
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }

@@ -2,7 +2,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
@@ -59,7 +61,7 @@ pub struct DirectEulerMethod;
 
 impl RigidBodyMethod for DirectEulerMethod {
     /// `(q_n, ω_n)`.
-    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Extra = ();
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -82,27 +84,44 @@ impl RigidBodyMethod for DirectEulerMethod {
         *body
     }
 
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (*q, *omega)
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *omega, ())
     }
 
     /// The torque at `(t_n, q_n, ω_n)`.
     #[inline(always)]
-    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
-        ((), TorquePoint { q: c.0, omega: c.1 })
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Carried<Self::Extra>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
     }
 
     #[inline(always)]
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let (q, omega) = c;
+        let CarriedMut { q, omega, .. } = c;
         *omega += dt * body.angular_acceleration(omega, tau);
         let q_next = *q + times_pure(q, omega) * (0.5 * dt);
         *q = if renormalise {
@@ -111,18 +130,5 @@ impl RigidBodyMethod for DirectEulerMethod {
             q_next
         };
         finite_rotation(q, omega)
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.0, &c.1))
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }

@@ -3,7 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
@@ -98,7 +100,7 @@ impl SingleBody<FinchamMethod> {
     /// time zero before the start).
     pub fn half_step_momentum(&self) -> (f64, Vector3<f64>) {
         let t = StepperInfo::time(self) - 0.5 * self.dt();
-        (t, self.carried().map_or(Vector3::zeros(), |c| c.2))
+        (t, self.carried().map_or(Vector3::zeros(), |c| c.extra))
     }
 }
 
@@ -115,7 +117,7 @@ fn omega_of(body: &RigidBody, q: &Quaternion<f64>, momentum: &Vector3<f64>) -> V
 impl RigidBodyMethod for FinchamMethod {
     /// `(q_n, ω, L_{n−½})`: `ω` is `ω_{n−½}` in the body frame of `q_{n−1}` (of `q_0` after the
     /// start), `L_{n−½}` in the lab frame.
-    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Extra = Vector3<f64>;
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -142,43 +144,54 @@ impl RigidBodyMethod for FinchamMethod {
     }
 
     /// Normalises the rotor.
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (normalize(q), *omega, Vector3::zeros())
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(normalize(q), *omega, Vector3::zeros())
     }
 
     /// `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
     fn absorb_start(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        c: &mut Carried<Self::Extra>,
         _: usize,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> bool {
-        let body_half = body.body_momentum(&c.1) - (0.5 * dt) * tau;
-        c.1 = body.body_angular_velocity(&body_half);
-        c.2 = rotate(&c.0, &body_half);
-        finite_rotation(&c.0, &c.1) && c.2.iter().all(|x| x.is_finite())
+        let body_half = body.body_momentum(&c.omega) - (0.5 * dt) * tau;
+        c.omega = body.body_angular_velocity(&body_half);
+        c.extra = rotate(&c.q, &body_half);
+        finite_rotation(&c.q, &c.omega) && c.extra.iter().all(|x| x.is_finite())
     }
 
     /// The torque at `(t_n, q_n, J⁻¹ R(q_n)ᵀ L_{n−½})`.
     #[inline(always)]
-    fn prepare(&self, body: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
-        let omega = omega_of(body, &c.0, &c.2);
-        ((), TorquePoint { q: c.0, omega })
+    fn prepare(
+        &self,
+        body: &RigidBody,
+        c: &Carried<Self::Extra>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        let omega = omega_of(body, &c.q, &c.extra);
+        ((), TorquePoint { q: c.q, omega })
     }
 
     #[inline(always)]
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        mut c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let (q0, _, momentum_half) = *c;
+        let (q0, momentum_half) = (*c.q, *c.extra);
         let m = rotate(&q0, tau);
         let momentum = momentum_half + (0.5 * dt) * m;
         let momentum_next = momentum_half + dt * m;
@@ -187,27 +200,19 @@ impl RigidBodyMethod for FinchamMethod {
         let q_mid = normalize(&(q0 + times_pure(&q0, &omega) * (0.25 * dt)));
         let q = q0 + times_pure(&q_mid, &omega_next) * (0.5 * dt);
         let q = if renormalise { normalize(&q) } else { q };
-        *c = (q, omega_next, momentum_next);
+        c.set(q, omega_next, momentum_next);
         finite_rotation(&q, &omega_next) && momentum_next.iter().all(|x| x.is_finite())
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 
     /// `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)`, `M = R(q_n) τ_n` (Eq. B.6).
     fn sync(
         &self,
         body: &RigidBody,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> Vector3<f64> {
-        let m = rotate(&c.0, tau);
-        omega_of(body, &c.0, &(c.2 + (0.5 * dt) * m))
+        let m = rotate(&c.q, tau);
+        omega_of(body, &c.q, &(c.extra + (0.5 * dt) * m))
     }
 }

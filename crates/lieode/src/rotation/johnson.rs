@@ -3,7 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
@@ -87,7 +89,7 @@ pub type Johnson = SingleBody<JohnsonMethod>;
 impl SingleBody<JohnsonMethod> {
     /// The lab-frame angular momentum `L_n` (zero before the start).
     pub fn momentum(&self) -> Vector3<f64> {
-        self.carried().map_or(Vector3::zeros(), |c| c.2)
+        self.carried().map_or(Vector3::zeros(), |c| c.extra)
     }
 }
 
@@ -105,7 +107,7 @@ fn rate(body: &RigidBody, momentum: &Vector3<f64>, q: &Quaternion<f64>) -> Quate
 
 impl RigidBodyMethod for JohnsonMethod {
     /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
-    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Extra = Vector3<f64>;
     /// The new rotor.
     type Pending = Quaternion<f64>;
     type Constants = RigidBody;
@@ -129,9 +131,14 @@ impl RigidBodyMethod for JohnsonMethod {
     }
 
     /// Normalises the rotor and sets `L_0 = R(q_0) J ω_0`.
-    fn begin(&self, body: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
+    fn begin(
+        &self,
+        body: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
         let q = normalize(q);
-        (q, *omega, rotate(&q, &body.body_momentum(omega)))
+        Carried::new(q, *omega, rotate(&q, &body.body_momentum(omega)))
     }
 
     /// The rotor update, then the torque at `(t_{n+1}, q_{n+1}, J⁻¹ R(q_{n+1})ᵀ L_n)`.
@@ -139,11 +146,15 @@ impl RigidBodyMethod for JohnsonMethod {
     fn prepare(
         &self,
         body: &RigidBody,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         renormalise: bool,
         dt: f64,
     ) -> (Quaternion<f64>, TorquePoint) {
-        let (q0, _, momentum) = c;
+        let Carried {
+            q: q0,
+            extra: momentum,
+            ..
+        } = c;
         let k1 = rate(body, momentum, q0);
         let k2 = rate(body, momentum, &(q0 + k1 * (0.5 * dt)));
         let k3 = rate(body, momentum, &(q0 + k2 * (0.5 * dt)));
@@ -165,24 +176,16 @@ impl RigidBodyMethod for JohnsonMethod {
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        mut c: CarriedMut<'_, Self::Extra>,
         q: Quaternion<f64>,
         tau: &Vector3<f64>,
         _: bool,
         dt: f64,
     ) -> bool {
         let r = rotation_matrix(&q);
-        let momentum = c.2 + dt * (r * tau);
+        let momentum = *c.extra + dt * (r * tau);
         let omega = body.body_angular_velocity(&(r.transpose() * momentum));
-        *c = (q, omega, momentum);
+        c.set(q, omega, momentum);
         finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }

@@ -4,7 +4,9 @@
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
@@ -138,17 +140,15 @@ impl MercuryDpmMethod {
     }
 }
 
-/// What [`MercuryDpmMethod`] carries for a body.
+/// What [`MercuryDpmMethod`] carries for a body beside its rotor (that of `D_nᵀ`,
+/// sign-continuous) and `D_n ω_{n−½}` (body frame): its matrix and the lab-frame angular
+/// velocity it integrates.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MercuryDpmState {
+pub struct MercuryDpmFrame {
     /// `D_n`, lab → body.
     pub dcm: Matrix3<f64>,
-    /// The rotor of `D_nᵀ`, sign-continuous.
-    pub q: Quaternion<f64>,
     /// `ω_{n−½}`, lab frame.
     pub omega_lab: Vector3<f64>,
-    /// `D_n ω_{n−½}`, body frame.
-    pub omega_body: Vector3<f64>,
 }
 
 impl SingleBody<MercuryDpmMethod> {
@@ -171,13 +171,17 @@ impl SingleBody<MercuryDpmMethod> {
     /// The direction-cosine matrix `D_n` (lab → body: `v_b = D v_lab`; its rows are the body
     /// axes in lab coordinates), orthonormalised (the identity before the start).
     pub fn dcm(&self) -> Matrix3<f64> {
-        self.carried().map_or(Matrix3::identity(), |c| c.dcm)
+        self.carried().map_or(Matrix3::identity(), |c| c.extra.dcm)
     }
 
     /// `(t_n − dt/2, ω_{n−½})` in the lab frame.
     pub fn lab_angular_velocity(&self) -> (f64, Vector3<f64>) {
         let t = StepperInfo::time(self) - 0.5 * self.dt();
-        (t, self.carried().map_or(Vector3::zeros(), |c| c.omega_lab))
+        (
+            t,
+            self.carried()
+                .map_or(Vector3::zeros(), |c| c.extra.omega_lab),
+        )
     }
 }
 
@@ -216,7 +220,7 @@ fn rotor_of(d: &Matrix3<f64>, previous: &Quaternion<f64>) -> Quaternion<f64> {
 }
 
 impl RigidBodyMethod for MercuryDpmMethod {
-    type Carried = MercuryDpmState;
+    type Extra = MercuryDpmFrame;
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -246,37 +250,47 @@ impl RigidBodyMethod for MercuryDpmMethod {
     }
 
     /// Normalises the rotor and sets `D_0 = R(q_0)ᵀ` (`ω_{−½}` comes with the start's torque).
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> MercuryDpmState {
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<MercuryDpmFrame> {
         let q = normalize(q);
-        MercuryDpmState {
+        let frame = MercuryDpmFrame {
             dcm: lab_to_body(&q),
-            q,
             omega_lab: Vector3::zeros(),
-            omega_body: *omega,
-        }
+        };
+        Carried::new(q, *omega, frame)
     }
 
     /// `ω_{−½} = D_0ᵀ (ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0)))`.
     fn absorb_start(
         &self,
         body: &RigidBody,
-        c: &mut MercuryDpmState,
+        c: &mut Carried<MercuryDpmFrame>,
         _: usize,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> bool {
-        let omega = c.omega_body;
-        c.omega_body = omega - (0.5 * dt) * body.angular_acceleration(&omega, tau);
-        c.omega_lab = c.dcm.transpose() * c.omega_body;
-        finite_rotation(&c.q, &c.omega_body) && c.omega_lab.iter().all(|x| x.is_finite())
+        let omega = c.omega;
+        c.omega = omega - (0.5 * dt) * body.angular_acceleration(&omega, tau);
+        c.extra.omega_lab = c.extra.dcm.transpose() * c.omega;
+        finite_rotation(&c.q, &c.omega) && c.extra.omega_lab.iter().all(|x| x.is_finite())
     }
 
     /// The torque at `(t_n, q_n, D_n ω_{n−½})`.
     #[inline(always)]
-    fn prepare(&self, _: &RigidBody, c: &MercuryDpmState, _: bool, _: f64) -> ((), TorquePoint) {
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Carried<MercuryDpmFrame>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
         let at = TorquePoint {
             q: c.q,
-            omega: c.omega_body,
+            omega: c.omega,
         };
         ((), at)
     }
@@ -285,20 +299,20 @@ impl RigidBodyMethod for MercuryDpmMethod {
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut MercuryDpmState,
+        mut c: CarriedMut<'_, MercuryDpmFrame>,
         _: (),
         tau: &Vector3<f64>,
         _: bool,
         dt: f64,
     ) -> bool {
-        let d = c.dcm;
+        let d = c.extra.dcm;
         let dt_mat = d.transpose();
         let m = dt_mat * tau;
         let inertia_lab = dt_mat * Matrix3::from_diagonal(&body.inertia()) * d;
         let inverse_lab = dt_mat * Matrix3::from_diagonal(&body.inverse_inertia()) * d;
-        let mut w = c.omega_lab;
+        let mut w = c.extra.omega_lab;
         for _ in 0..self.iterations {
-            w = c.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
+            w = c.extra.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
         }
         let mut rate = Matrix3::zeros();
         for (mut rate_row, d_row) in rate.row_iter_mut().zip(d.row_iter()) {
@@ -307,37 +321,18 @@ impl RigidBodyMethod for MercuryDpmMethod {
         let dcm = orthonormalise_columns(&(d + dt * rate));
         let q = rotor_of(&dcm, &c.q);
         let omega_body = dcm * w;
-        *c = MercuryDpmState {
-            dcm,
-            q,
-            omega_lab: w,
-            omega_body,
-        };
+        c.set(q, omega_body, MercuryDpmFrame { dcm, omega_lab: w });
         finite_rotation(&q, &omega_body) && dcm.iter().chain(w.iter()).all(|x| x.is_finite())
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &MercuryDpmState) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.q, &c.omega_body))
-    }
-
-    fn rotor(c: &MercuryDpmState) -> Quaternion<f64> {
-        c.q
-    }
-
-    /// `D_n ω_{n−½}`: the half-step angular velocity in the body frame of `D_n`.
-    fn carried_omega(c: &MercuryDpmState) -> Vector3<f64> {
-        c.omega_body
     }
 
     /// `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`.
     fn sync(
         &self,
         body: &RigidBody,
-        c: &MercuryDpmState,
+        c: &Carried<MercuryDpmFrame>,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> Vector3<f64> {
-        c.omega_body + (0.5 * dt) * body.angular_acceleration(&c.omega_body, tau)
+        c.omega + (0.5 * dt) * body.angular_acceleration(&c.omega, tau)
     }
 }

@@ -11,6 +11,61 @@ use nalgebra::{Quaternion, Vector3};
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
 
+/// The state a rigid-body method carries for one body between steps: the rotor `q_n` (body →
+/// lab), the angular velocity the method carries (`ω_n`, or `ω_{n−½}` for the leapfrog methods
+/// ([`MethodInfo::leapfrog`]), in the body frame the method documents) and whatever else it
+/// needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Carried<E> {
+    /// The rotor `q_n`.
+    pub q: Quaternion<f64>,
+    /// The angular velocity the method carries.
+    pub omega: Vector3<f64>,
+    /// The method's further state ([`RigidBodyMethod::Extra`]).
+    pub extra: E,
+}
+
+impl<E> Carried<E> {
+    /// The state `(q, ω, extra)`.
+    #[inline(always)]
+    pub fn new(q: Quaternion<f64>, omega: Vector3<f64>, extra: E) -> Self {
+        Self { q, omega, extra }
+    }
+
+    /// The state to be updated in place.
+    #[inline(always)]
+    pub fn as_mut(&mut self) -> CarriedMut<'_, E> {
+        CarriedMut {
+            q: &mut self.q,
+            omega: &mut self.omega,
+            extra: &mut self.extra,
+        }
+    }
+}
+
+/// A [`Carried`] state updated in place by [`RigidBodyMethod::finish`]: its three parts where
+/// they are stored (one value for one body, three arrays' entries for the many-body step). The
+/// step writes through the references: gathering the parts into a value and scattering it back
+/// kept the value in memory beside the arrays, and its loads straddled its stores (a
+/// store-forwarding stall per body).
+#[derive(Debug)]
+pub struct CarriedMut<'a, E> {
+    /// The rotor `q_n`.
+    pub q: &'a mut Quaternion<f64>,
+    /// The angular velocity the method carries.
+    pub omega: &'a mut Vector3<f64>,
+    /// The method's further state.
+    pub extra: &'a mut E,
+}
+
+impl<E> CarriedMut<'_, E> {
+    /// Sets the whole state.
+    #[inline(always)]
+    pub fn set(&mut self, q: Quaternion<f64>, omega: Vector3<f64>, extra: E) {
+        (*self.q, *self.omega, *self.extra) = (q, omega, extra);
+    }
+}
+
 /// What a rigid-body method says about itself: one row of the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MethodInfo {
@@ -56,7 +111,10 @@ pub struct TorquePoint {
 /// [`RigidBodyMethod::sync`], with the torque at the point of `prepare` if
 /// [`RigidBodyMethod::SYNC_EVALUATES`].
 ///
-/// Everything the method carries for a body between steps is [`RigidBodyMethod::Carried`]; what
+/// Everything the method carries for a body between steps is a [`Carried`] state: the rotor, an
+/// angular velocity and the method's [`RigidBodyMethod::Extra`]. The many-body adapter keeps
+/// the three in separate arrays, so that a force model reads the rotors and angular velocities
+/// where they are stored. What
 /// depends on the body and the step size only (inverse inertia, a precomputed ω map) is
 /// [`RigidBodyMethod::Constants`], computed once per run and shared by equal bodies. The time,
 /// the step count, the renormalisation count, the torque or force model and the counters belong
@@ -65,9 +123,10 @@ pub struct TorquePoint {
 /// [`crate::system::SystemForces`] (the same arithmetic, so one body under a body-frame torque is
 /// bit-identical in both).
 pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
-    /// The state the method carries for one body: the rotor, its angular velocity and whatever
-    /// else it needs (Fincham's `L_{n−½}`, SPIRAL–Magnus's torque history, …).
-    type Carried: Copy + Debug + Send + Sync;
+    /// What the method carries for one body beside its rotor and angular velocity
+    /// ([`Carried::extra`]: Fincham's `L_{n−½}`, SPIRAL–Magnus's torque history, …; `()` for
+    /// most).
+    type Extra: Copy + Debug + Send + Sync;
     /// What [`RigidBodyMethod::prepare`] hands to [`RigidBodyMethod::finish`] (e.g. Johnson's new
     /// rotor).
     type Pending: Copy + Debug + Send + Sync;
@@ -101,7 +160,7 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
         k: &Self::Constants,
         q: &Quaternion<f64>,
         omega: &Vector3<f64>,
-    ) -> Self::Carried;
+    ) -> Carried<Self::Extra>;
 
     /// The rotor of the first start evaluation, from the initial rotor `q` (Fincham and
     /// MercuryDPM normalise it). Start evaluation 0 is taken at `(t_0, start_rotor(q_0), ω_0)`;
@@ -117,14 +176,14 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn start_point(
         &self,
         k: &Self::Constants,
-        carried: &Self::Carried,
+        carried: &Carried<Self::Extra>,
         stage: usize,
         dt: f64,
     ) -> TorquePoint {
         let _ = (k, stage, dt);
         TorquePoint {
-            q: Self::rotor(carried),
-            omega: Self::carried_omega(carried),
+            q: carried.q,
+            omega: carried.omega,
         }
     }
 
@@ -133,7 +192,7 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn absorb_start(
         &self,
         k: &Self::Constants,
-        carried: &mut Self::Carried,
+        carried: &mut Carried<Self::Extra>,
         stage: usize,
         tau: &Vector3<f64>,
         dt: f64,
@@ -148,7 +207,7 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn prepare(
         &self,
         k: &Self::Constants,
-        carried: &Self::Carried,
+        carried: &Carried<Self::Extra>,
         renormalise: bool,
         dt: f64,
     ) -> (Self::Pending, TorquePoint);
@@ -166,7 +225,7 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn stage(
         &self,
         k: &Self::Constants,
-        carried: &Self::Carried,
+        carried: &Carried<Self::Extra>,
         pending: &mut Self::Pending,
         stage: usize,
         tau: &Vector3<f64>,
@@ -174,8 +233,8 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     ) -> TorquePoint {
         let _ = (k, pending, stage, tau, dt);
         TorquePoint {
-            q: Self::rotor(carried),
-            omega: Self::carried_omega(carried),
+            q: carried.q,
+            omega: carried.omega,
         }
     }
 
@@ -186,33 +245,19 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn finish(
         &self,
         k: &Self::Constants,
-        carried: &mut Self::Carried,
+        carried: CarriedMut<'_, Self::Extra>,
         pending: Self::Pending,
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool;
 
-    /// Whether the torque point is the carried state ([`RigidBodyMethod::carried_point`] is
-    /// `Some`).
+    /// Whether the torque point is the carried rotor and angular velocity (`prepare` computes
+    /// nothing for it): the adapters then hand the torque the body's own state instead of a
+    /// fresh copy, which the torque's loads would read across the copy's stores (a
+    /// store-forwarding stall per body), and the many-body step's force model reads the
+    /// carried arrays in place.
     const POINT_IS_CARRIED: bool = false;
-
-    /// The torque point as references into the carried state, for the methods whose point is
-    /// the carried rotor and angular velocity (`prepare` computes nothing for it; `None`, the
-    /// default, otherwise): the many-body pass then hands the force model the body's own
-    /// state instead of a fresh copy, which the model's loads would read across the copy's
-    /// stores (a store-forwarding stall per body).
-    fn carried_point(carried: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        let _ = carried;
-        None
-    }
-
-    /// The rotor `q_n` of a carried state.
-    fn rotor(carried: &Self::Carried) -> Quaternion<f64>;
-
-    /// The angular velocity a carried state holds: `ω_n`, or `ω_{n−½}` for the leapfrog methods
-    /// ([`MethodInfo::leapfrog`]), in the body frame the method documents.
-    fn carried_omega(carried: &Self::Carried) -> Vector3<f64>;
 
     /// The synchronised body angular velocity `ω_n`, with `tau` the torque at the point of
     /// `prepare` if [`RigidBodyMethod::SYNC_EVALUATES`] (zero otherwise, and unused). The
@@ -220,12 +265,12 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn sync(
         &self,
         k: &Self::Constants,
-        carried: &Self::Carried,
+        carried: &Carried<Self::Extra>,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> Vector3<f64> {
         let _ = (k, tau, dt);
-        Self::carried_omega(carried)
+        carried.omega
     }
 }
 

@@ -89,8 +89,8 @@ pub use direct_euler::{DirectEuler, DirectEulerMethod};
 pub use fincham::{Fincham, FinchamMethod};
 pub use johnson::{Johnson, JohnsonMethod};
 pub use lie_engine::LieEngine;
-pub use mercurydpm::{MercuryDpm, MercuryDpmMethod, MercuryDpmState};
-pub use method::{MethodInfo, RigidBodyMethod, TorquePoint};
+pub use mercurydpm::{MercuryDpm, MercuryDpmFrame, MercuryDpmMethod};
+pub use method::{Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint};
 pub use omega_integrator::{
     EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
     OmegaIntegrated, OmegaIntegrator,
@@ -100,7 +100,7 @@ pub use rk4::{Rk4, Rk4Method};
 pub use single_body::SingleBody;
 pub use spiral::{Spiral, SpiralMethod};
 pub use spiral_leapfrog::{SpiralLeapfrog, SpiralLeapfrogMethod};
-pub use spiral_magnus::{SpiralMagnus, SpiralMagnusMethod, SpiralMagnusState};
+pub use spiral_magnus::{SpiralMagnus, SpiralMagnusHistory, SpiralMagnusMethod};
 pub use spiral_omelyan::SpiralOmelyan;
 pub use stepper::{
     CatalogueStepper, ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalMethod,

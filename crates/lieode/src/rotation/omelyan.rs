@@ -7,7 +7,9 @@ use core::marker::PhantomData;
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::spiral_leapfrog::half_kick;
 use super::stepper::Renormalisation;
@@ -233,7 +235,7 @@ impl<V: OmelyanVariant> SingleBody<OmelyanMethod<V>> {
 
 impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
     /// `(q_n, ω_{n−½})`.
-    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Extra = ();
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -256,40 +258,61 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
         *body
     }
 
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (*q, *omega)
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *omega, ())
     }
 
     /// `ω_{−½}` by the variant's start.
     fn absorb_start(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        c: &mut Carried<Self::Extra>,
         _: usize,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> bool {
-        c.1 = V::half_step_back(body, &c.1, tau, dt);
-        finite_rotation(&c.0, &c.1)
+        c.omega = V::half_step_back(body, &c.omega, tau, dt);
+        finite_rotation(&c.q, &c.omega)
     }
 
     /// The torque at `(t_n, q_n, ω_{n−½})`.
     #[inline(always)]
-    fn prepare(&self, _: &RigidBody, c: &Self::Carried, _: bool, _: f64) -> ((), TorquePoint) {
-        ((), TorquePoint { q: c.0, omega: c.1 })
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Carried<Self::Extra>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
     }
 
     #[inline(always)]
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let (q, omega_half) = c;
+        let CarriedMut {
+            q,
+            omega: omega_half,
+            ..
+        } = c;
         *omega_half = omelyan_half_step(body, omega_half, tau, dt, self.iterations);
         let q_next = V::rotor_update(q, omega_half, dt);
         *q = if renormalise {
@@ -300,28 +323,15 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
         finite_rotation(q, omega_half)
     }
 
-    #[inline(always)]
-    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.0, &c.1))
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
-    }
-
     /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))`.
     fn sync(
         &self,
         body: &RigidBody,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> Vector3<f64> {
-        half_kick(body, &c.1, tau, dt)
+        half_kick(body, &c.omega, tau, dt)
     }
 }
 

@@ -3,7 +3,9 @@
 
 use nalgebra::{Quaternion, SVector, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
@@ -134,7 +136,7 @@ fn rhs(body: &RigidBody, x: &Ambient, tau: &Vector3<f64>) -> Ambient {
 
 impl RigidBodyMethod for Rk4Method {
     /// `(q_n, ω_n)`.
-    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Extra = ();
     type Pending = Rk4Stages;
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -157,8 +159,13 @@ impl RigidBodyMethod for Rk4Method {
         *body
     }
 
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (*q, *omega)
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *omega, ())
     }
 
     /// The first stage at `(t_n, q_n, ω_n)`.
@@ -166,11 +173,15 @@ impl RigidBodyMethod for Rk4Method {
     fn prepare(
         &self,
         _: &RigidBody,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         _: bool,
         _: f64,
     ) -> (Rk4Stages, TorquePoint) {
-        let (q0, omega0) = c;
+        let Carried {
+            q: q0,
+            omega: omega0,
+            ..
+        } = c;
         let y = Ambient::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
         let stages = Rk4Stages {
             y,
@@ -189,7 +200,7 @@ impl RigidBodyMethod for Rk4Method {
     fn stage(
         &self,
         body: &RigidBody,
-        _: &Self::Carried,
+        _: &Carried<Self::Extra>,
         p: &mut Rk4Stages,
         stage: usize,
         tau: &Vector3<f64>,
@@ -211,7 +222,7 @@ impl RigidBodyMethod for Rk4Method {
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        mut c: CarriedMut<'_, Self::Extra>,
         mut p: Rk4Stages,
         tau: &Vector3<f64>,
         renormalise: bool,
@@ -226,15 +237,7 @@ impl RigidBodyMethod for Rk4Method {
         }
         let TorquePoint { q, omega } = point(&y1);
         let q = if renormalise { normalize(&q) } else { q };
-        *c = (q, omega);
+        c.set(q, omega, ());
         finite_rotation(&q, &omega)
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }

@@ -2,7 +2,7 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{Carried, RigidBodyMethod, TorquePoint, finite_rotation};
 use super::omega_integrator::{OmegaIntegrated, OmegaIntegrator};
 use super::stepper::{
     Renormalisation, Renormaliser, RotationalMethod, RotationalState, check_start_state,
@@ -57,7 +57,7 @@ pub struct SingleBody<K: RigidBodyMethod> {
 #[derive(Debug, Clone)]
 #[repr(C)]
 struct Run<K: RigidBodyMethod> {
-    carried: K::Carried,
+    carried: Carried<K::Extra>,
     constants: K::Constants,
     clock: FixedClock,
     renormaliser: Renormaliser,
@@ -122,7 +122,7 @@ impl<K: RigidBodyMethod> SingleBody<K> {
     }
 
     /// The method's carried state (`None` before the start).
-    pub fn carried(&self) -> Option<&K::Carried> {
+    pub fn carried(&self) -> Option<&Carried<K::Extra>> {
         self.run.as_ref().map(|r| &r.carried)
     }
 
@@ -185,13 +185,13 @@ impl<K: RigidBodyMethod> RotationalMethod for SingleBody<K> {
     fn orientation(&self) -> Quaternion<f64> {
         self.run
             .as_ref()
-            .map_or(Quaternion::identity(), |r| K::rotor(&r.carried))
+            .map_or(Quaternion::identity(), |r| r.carried.q)
     }
 
     fn angular_velocity(&self) -> (f64, Vector3<f64>) {
         self.run.as_ref().map_or((0.0, Vector3::zeros()), |r| {
             let t = r.clock.time();
-            let omega = K::carried_omega(&r.carried);
+            let omega = r.carried.omega;
             if self.method.info().leapfrog {
                 (t - 0.5 * r.clock.dt(), omega)
             } else {
@@ -306,7 +306,7 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
             Vector3::zeros()
         };
         let omega = self.method.sync(&run.constants, &run.carried, &tau, dt);
-        let state = RotationalState::new(t, K::rotor(&run.carried), omega);
+        let state = RotationalState::new(t, run.carried.q, omega);
         // A synchronised ω may overflow where the carried half-step values did not (Fincham,
         // Omelyan: ω_n from L_{n−½} + (dt/2)M).
         state.check_finite("state")?;
@@ -317,7 +317,7 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
 /// One step of `method` on `run` under `torque`: `prepare`, the torque (at every stage), `finish`,
 /// the carried state updated in place (a copy through the stack stalled SPIRAL's step on store
 /// forwarding); the torque is evaluated at references into the carried state where the point
-/// is the carried state ([`RigidBodyMethod::carried_point`]). A step that fails leaves a
+/// is the carried state ([`RigidBodyMethod::POINT_IS_CARRIED`]). A step that fails leaves a
 /// non-finite carried state, and the stepper must be started again.
 ///
 /// # Errors
@@ -343,14 +343,15 @@ fn step_run<K: RigidBodyMethod, T: Torque, const RENORMALISE: bool>(
         at = method.stage(&run.constants, &run.carried, &mut pending, stage, &tau, dt);
         t_torque = run.clock.time() + method.stage_fraction(stage) * dt;
     }
-    let (q, omega) = match K::carried_point(&run.carried) {
-        Some(point) if K::STAGES == 1 => point,
-        _ => (&at.q, &at.omega),
+    let (q, omega) = if K::POINT_IS_CARRIED && K::STAGES == 1 {
+        (&run.carried.q, &run.carried.omega)
+    } else {
+        (&at.q, &at.omega)
     };
     let tau = checked_torque(torque, t_torque, q, omega)?;
     if method.finish(
         &run.constants,
-        &mut run.carried,
+        run.carried.as_mut(),
         pending,
         &tau,
         RENORMALISE,

@@ -2,7 +2,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
@@ -91,7 +93,7 @@ impl OmegaIntegrated for SpiralMethod {
 
 impl RigidBodyMethod for SpiralMethod {
     /// `(q_n, ω_n)`.
-    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Extra = ();
     type Pending = ();
     /// The body and the ω map for its step.
     type Constants = (RigidBody, FixedStepOmega);
@@ -115,8 +117,13 @@ impl RigidBodyMethod for SpiralMethod {
         (*body, self.integrator.with_step(body, dt))
     }
 
-    fn begin(&self, _: &Self::Constants, q: &Quaternion<f64>, w: &Vector3<f64>) -> Self::Carried {
-        (*q, *w)
+    fn begin(
+        &self,
+        _: &Self::Constants,
+        q: &Quaternion<f64>,
+        w: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *w, ())
     }
 
     /// The torque at `(t_n, q_n, ω_n)`.
@@ -124,24 +131,30 @@ impl RigidBodyMethod for SpiralMethod {
     fn prepare(
         &self,
         _: &Self::Constants,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         _: bool,
         _: f64,
     ) -> ((), TorquePoint) {
-        ((), TorquePoint { q: c.0, omega: c.1 })
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
     }
 
     #[inline(always)]
     fn finish(
         &self,
         k: &Self::Constants,
-        c: &mut Self::Carried,
+        c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let (q, omega) = c;
+        let CarriedMut { q, omega, .. } = c;
         let acceleration = k.0.angular_acceleration(omega, tau);
         let q_next =
             *q * exp_pure(&(*omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt)));
@@ -155,19 +168,6 @@ impl RigidBodyMethod for SpiralMethod {
             other => advance_out_of_line(other, *omega, *tau),
         };
         finite_rotation(q, omega)
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.0, &c.1))
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }
 

@@ -6,7 +6,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::{ROTOR_NORM_SQUARED_MIN, Renormalisation, RotationalMethod, check_step_size};
@@ -193,7 +195,7 @@ impl SingleBody<SpiralLeapfrogMethod> {
 
 impl RigidBodyMethod for SpiralLeapfrogMethod {
     /// `(q_n, ω_{n−½})`.
-    type Carried = (Quaternion<f64>, Vector3<f64>);
+    type Extra = ();
     type Pending = ();
     /// The body and the ω map for its step.
     type Constants = (RigidBody, FixedStepOmega);
@@ -217,21 +219,26 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
         (*body, self.integrator.with_step(body, dt))
     }
 
-    fn begin(&self, _: &Self::Constants, q: &Quaternion<f64>, w: &Vector3<f64>) -> Self::Carried {
-        (*q, *w)
+    fn begin(
+        &self,
+        _: &Self::Constants,
+        q: &Quaternion<f64>,
+        w: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *w, ())
     }
 
     /// The half step back: `ω_{−½}` by the ω map of step `−dt/2` with `τ(t_0, q_0, ω_0)`.
     fn absorb_start(
         &self,
         k: &Self::Constants,
-        c: &mut Self::Carried,
+        c: &mut Carried<Self::Extra>,
         _: usize,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> bool {
-        c.1 = self.integrator.advance(&k.0, &c.1, tau, -0.5 * dt);
-        finite_rotation(&c.0, &c.1)
+        c.omega = self.integrator.advance(&k.0, &c.omega, tau, -0.5 * dt);
+        finite_rotation(&c.q, &c.omega)
     }
 
     /// The torque at `(t_n, q_n, ω_{n−½})`.
@@ -239,18 +246,24 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     fn prepare(
         &self,
         _: &Self::Constants,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         _: bool,
         _: f64,
     ) -> ((), TorquePoint) {
-        ((), TorquePoint { q: c.0, omega: c.1 })
+        (
+            (),
+            TorquePoint {
+                q: c.q,
+                omega: c.omega,
+            },
+        )
     }
 
     #[inline(always)]
     fn finish(
         &self,
         k: &Self::Constants,
-        c: &mut Self::Carried,
+        c: CarriedMut<'_, Self::Extra>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
@@ -260,32 +273,24 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
             FixedStepOmega::Three(map) => {
                 leapfrog_update(c, renormalise, dt, |w| map.advance(w, tau))
             }
-            other => leapfrog_update_out_of_line(c, renormalise, dt, other, *tau),
+            other => {
+                let (next, finite) =
+                    leapfrog_update_out_of_line(*c.q, *c.omega, renormalise, dt, other, *tau);
+                (*c.q, *c.omega) = next;
+                finite
+            }
         }
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &Self::Carried) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.0, &c.1))
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 
     /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))`.
     fn sync(
         &self,
         k: &Self::Constants,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> Vector3<f64> {
-        half_kick(&k.0, &c.1, tau, dt)
+        half_kick(&k.0, &c.omega, tau, dt)
     }
 }
 
@@ -305,12 +310,12 @@ pub(crate) fn half_kick(
 /// `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (renormalised as the policy says).
 #[inline(always)]
 fn leapfrog_update(
-    c: &mut (Quaternion<f64>, Vector3<f64>),
+    c: CarriedMut<'_, ()>,
     renormalise: bool,
     dt: f64,
     advance: impl Fn(&Vector3<f64>) -> Vector3<f64>,
 ) -> bool {
-    let (q, omega) = c;
+    let CarriedMut { q, omega, .. } = c;
     *omega = advance(omega);
     let q_next = *q * exp_pure(&(*omega * (0.5 * dt)));
     *q = if renormalise {
@@ -321,8 +326,8 @@ fn leapfrog_update(
     finite_rotation(q, omega)
 }
 
-/// [`leapfrog_update`] with an ω map of other than three stages, as a call (the torque by
-/// value: a reference would make the hot path keep the torque in memory, and the ω update's
+/// [`leapfrog_update`] with an ω map of other than three stages, as a call (the state and the
+/// torque by value: a reference would make the hot path keep the torque in memory, and the ω update's
 /// loads of it then straddled its stores — store-forwarding stalls that doubled SPIRAL's
 /// many-body step). The step takes ω
 /// straight into the rotor update, so the three-stage path (SSPRK3, the default) is dispatched
@@ -332,11 +337,14 @@ fn leapfrog_update(
 #[cold]
 #[inline(never)]
 fn leapfrog_update_out_of_line(
-    c: &mut (Quaternion<f64>, Vector3<f64>),
+    q: Quaternion<f64>,
+    omega: Vector3<f64>,
     renormalise: bool,
     dt: f64,
     map: &FixedStepOmega,
     torque: Vector3<f64>,
-) -> bool {
-    leapfrog_update(c, renormalise, dt, |w| map.advance(w, &torque))
+) -> ((Quaternion<f64>, Vector3<f64>), bool) {
+    let mut c = Carried::new(q, omega, ());
+    let finite = leapfrog_update(c.as_mut(), renormalise, dt, |w| map.advance(w, &torque));
+    ((c.q, c.omega), finite)
 }

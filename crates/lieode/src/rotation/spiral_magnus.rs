@@ -3,7 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::omega_integrator::EulerSsprk3;
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
@@ -157,13 +159,9 @@ pub struct SpiralMagnusMethod {
     map: EulerSsprk3,
 }
 
-/// What [`SpiralMagnusMethod`] carries for a body.
+/// What [`SpiralMagnusMethod`] carries for a body beside `q_n` and `ω_n`: its torque history.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpiralMagnusState {
-    /// `q_n`.
-    pub q: Quaternion<f64>,
-    /// `ω_n`.
-    pub omega: Vector3<f64>,
+pub struct SpiralMagnusHistory {
     /// `τ_{n−1}`, `τ_{n−2}` (the first `known` of them are valid).
     previous: [Vector3<f64>; 2],
     known: u8,
@@ -172,7 +170,7 @@ pub struct SpiralMagnusState {
 }
 
 impl RigidBodyMethod for SpiralMagnusMethod {
-    type Carried = SpiralMagnusState;
+    type Extra = SpiralMagnusHistory;
     type Pending = ();
     type Constants = RigidBody;
     const TORQUE_AT_END: bool = false;
@@ -195,14 +193,18 @@ impl RigidBodyMethod for SpiralMagnusMethod {
         *body
     }
 
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> SpiralMagnusState {
-        SpiralMagnusState {
-            q: *q,
-            omega: *omega,
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<SpiralMagnusHistory> {
+        let history = SpiralMagnusHistory {
             previous: [Vector3::zeros(); 2],
             known: 0,
             start_rate: Vector3::zeros(),
-        }
+        };
+        Carried::new(*q, *omega, history)
     }
 
     /// The predictor: one step from `(q_0, ω_0)` with the torque frozen at `τ_0` (stored by the
@@ -210,12 +212,12 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     fn start_point(
         &self,
         body: &RigidBody,
-        c: &SpiralMagnusState,
+        c: &Carried<SpiralMagnusHistory>,
         _: usize,
         dt: f64,
     ) -> TorquePoint {
         let frozen = TorqueModel {
-            torque: c.previous[0],
+            torque: c.extra.previous[0],
             rate: Vector3::zeros(),
             curvature: Vector3::zeros(),
         };
@@ -228,22 +230,28 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     fn absorb_start(
         &self,
         _: &RigidBody,
-        c: &mut SpiralMagnusState,
+        c: &mut Carried<SpiralMagnusHistory>,
         stage: usize,
         tau: &Vector3<f64>,
         dt: f64,
     ) -> bool {
         if stage == 0 {
-            c.previous[0] = *tau;
+            c.extra.previous[0] = *tau;
         } else {
-            c.start_rate = (tau - c.previous[0]) / dt;
+            c.extra.start_rate = (tau - c.extra.previous[0]) / dt;
         }
         true
     }
 
     /// The torque at `(t_n, q_n, ω_n)`.
     #[inline(always)]
-    fn prepare(&self, _: &RigidBody, c: &SpiralMagnusState, _: bool, _: f64) -> ((), TorquePoint) {
+    fn prepare(
+        &self,
+        _: &RigidBody,
+        c: &Carried<SpiralMagnusHistory>,
+        _: bool,
+        _: f64,
+    ) -> ((), TorquePoint) {
         (
             (),
             TorquePoint {
@@ -256,15 +264,15 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut SpiralMagnusState,
+        c: CarriedMut<'_, SpiralMagnusHistory>,
         _: (),
         tau: &Vector3<f64>,
         renormalise: bool,
         dt: f64,
     ) -> bool {
-        let [p1, p2] = c.previous;
-        let (rate, curvature) = match c.known {
-            0 => (c.start_rate, Vector3::zeros()),
+        let [p1, p2] = c.extra.previous;
+        let (rate, curvature) = match c.extra.known {
+            0 => (c.extra.start_rate, Vector3::zeros()),
             1 => ((tau - p1) / dt, Vector3::zeros()),
             _ => (
                 (tau * 3.0 - p1 * 4.0 + p2) / (2.0 * dt),
@@ -277,23 +285,10 @@ impl RigidBodyMethod for SpiralMagnusMethod {
             curvature,
         };
         let (q, omega) = magnus_step(body, &self.map, &c.q, &c.omega, &model, dt);
-        c.q = if renormalise { normalize(&q) } else { q };
-        c.omega = omega;
-        c.previous = [*tau, p1];
-        c.known = (c.known + 1).min(2);
+        *c.q = if renormalise { normalize(&q) } else { q };
+        *c.omega = omega;
+        c.extra.previous = [*tau, p1];
+        c.extra.known = (c.extra.known + 1).min(2);
         finite_rotation(&c.q, &c.omega)
-    }
-
-    #[inline(always)]
-    fn carried_point(c: &SpiralMagnusState) -> Option<(&Quaternion<f64>, &Vector3<f64>)> {
-        Some((&c.q, &c.omega))
-    }
-
-    fn rotor(c: &SpiralMagnusState) -> Quaternion<f64> {
-        c.q
-    }
-
-    fn carried_omega(c: &SpiralMagnusState) -> Vector3<f64> {
-        c.omega
     }
 }

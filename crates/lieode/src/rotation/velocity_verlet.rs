@@ -3,7 +3,9 @@
 
 use nalgebra::{Quaternion, Vector3};
 
-use super::method::{MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation};
+use super::method::{
+    Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint, finite_rotation,
+};
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
@@ -79,7 +81,7 @@ pub struct VelocityVerletMethod;
 impl RigidBodyMethod for VelocityVerletMethod {
     /// `(q_n, ω_n, τ_n)`: the body torque at `(t_n, q_n)`, evaluated at the end of the previous
     /// step (at the start for `n = 0`).
-    type Carried = (Quaternion<f64>, Vector3<f64>, Vector3<f64>);
+    type Extra = Vector3<f64>;
     /// The new rotor and `ω_{n+½}`.
     type Pending = (Quaternion<f64>, Vector3<f64>);
     type Constants = RigidBody;
@@ -102,20 +104,25 @@ impl RigidBodyMethod for VelocityVerletMethod {
         *body
     }
 
-    fn begin(&self, _: &RigidBody, q: &Quaternion<f64>, omega: &Vector3<f64>) -> Self::Carried {
-        (*q, *omega, Vector3::zeros())
+    fn begin(
+        &self,
+        _: &RigidBody,
+        q: &Quaternion<f64>,
+        omega: &Vector3<f64>,
+    ) -> Carried<Self::Extra> {
+        Carried::new(*q, *omega, Vector3::zeros())
     }
 
     /// `τ_0 = τ(t_0, q_0, ω_0)`.
     fn absorb_start(
         &self,
         _: &RigidBody,
-        c: &mut Self::Carried,
+        c: &mut Carried<Self::Extra>,
         _: usize,
         tau: &Vector3<f64>,
         _: f64,
     ) -> bool {
-        c.2 = *tau;
+        c.extra = *tau;
         true
     }
 
@@ -124,11 +131,15 @@ impl RigidBodyMethod for VelocityVerletMethod {
     fn prepare(
         &self,
         body: &RigidBody,
-        c: &Self::Carried,
+        c: &Carried<Self::Extra>,
         renormalise: bool,
         dt: f64,
     ) -> (Self::Pending, TorquePoint) {
-        let (q, omega, torque) = c;
+        let Carried {
+            q,
+            omega,
+            extra: torque,
+        } = c;
         let half = 0.5 * dt;
         let omega_half = omega + half * body.angular_acceleration(omega, torque);
         let q_next = q + times_pure(q, &omega_half) * (0.5 * dt);
@@ -148,7 +159,7 @@ impl RigidBodyMethod for VelocityVerletMethod {
     fn finish(
         &self,
         body: &RigidBody,
-        c: &mut Self::Carried,
+        mut c: CarriedMut<'_, Self::Extra>,
         (q, omega_half): Self::Pending,
         tau: &Vector3<f64>,
         _: bool,
@@ -156,15 +167,7 @@ impl RigidBodyMethod for VelocityVerletMethod {
     ) -> bool {
         let half = 0.5 * dt;
         let omega = omega_half + half * body.angular_acceleration(&omega_half, tau);
-        *c = (q, omega, *tau);
+        c.set(q, omega, *tau);
         finite_rotation(&q, &omega)
-    }
-
-    fn rotor(c: &Self::Carried) -> Quaternion<f64> {
-        c.0
-    }
-
-    fn carried_omega(c: &Self::Carried) -> Vector3<f64> {
-        c.1
     }
 }

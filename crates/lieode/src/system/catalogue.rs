@@ -13,7 +13,9 @@ use crate::body::quaternion::rotate_inverse;
 use crate::body::{Frame, RigidBody};
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
-use crate::rotation::{Renormaliser, RigidBodyMethod, SingleBody, TorquePoint};
+use crate::rotation::{
+    Carried, CarriedMut, Renormaliser, RigidBodyMethod, SingleBody, TorquePoint,
+};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// A one-stage method `K` of the rotational catalogue ([`RigidBodyMethod`]: SPIRAL leapfrog and
@@ -80,16 +82,18 @@ pub struct CatalogueSystem<K: RigidBodyMethod> {
     positions: Vec<Vector3<f64>>,
     /// `v_{n−½}` (torque at `t_n`) or `v_n` (torque at `t_{n+1}`).
     velocities: Vec<Vector3<f64>>,
-    carried: Vec<K::Carried>,
+    /// The carried states ([`Carried`]) as three arrays: the rotors, the angular velocities and
+    /// the methods' further state. A force model reads the first two in place where the method's
+    /// torque point is its carried state ([`RigidBodyMethod::POINT_IS_CARRIED`]).
+    rotors: Vec<Quaternion<f64>>,
+    omegas: Vec<Vector3<f64>>,
+    extras: Vec<K::Extra>,
     /// What each body's `prepare` handed to its `finish` (the two-pass step).
     pending: Vec<K::Pending>,
-    /// The rotors and angular velocities of the torque points (the two-pass step's view).
+    /// The rotors and angular velocities of the torque points where they are not the carried
+    /// state (the start's points, and the two-pass step's view for the other methods).
     at_rotors: Vec<Quaternion<f64>>,
     at_omegas: Vec<Vector3<f64>>,
-    /// Whether `at_rotors` and `at_omegas` are the torque points of the coming step (for a
-    /// method whose point is its carried state, the two-pass step keeps them as it finishes
-    /// each body, so that the next step needs no pass to prepare them).
-    points_fresh: bool,
     /// The last loads and the frame of their torques (the velocity Verlet form kicks with them).
     loads: Loads,
     frame: Frame,
@@ -114,11 +118,12 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
             counting: renormaliser,
             positions: Vec::new(),
             velocities: Vec::new(),
-            carried: Vec::new(),
+            rotors: Vec::new(),
+            omegas: Vec::new(),
+            extras: Vec::new(),
             pending: Vec::new(),
             at_rotors: Vec::new(),
             at_omegas: Vec::new(),
-            points_fresh: false,
             frame: Frame::Body,
             stats: Stats::default(),
         }
@@ -145,18 +150,39 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     }
 
     /// The state the method carries for body `i` (`None` before the start or out of range).
-    pub fn carried(&self, i: usize) -> Option<&K::Carried> {
-        self.clock.and(self.carried.get(i))
+    pub fn carried(&self, i: usize) -> Option<Carried<K::Extra>> {
+        self.clock?;
+        Some(Carried::new(
+            *self.rotors.get(i)?,
+            *self.omegas.get(i)?,
+            *self.extras.get(i)?,
+        ))
     }
 
-    /// Every body's torque point of the coming step into `at_rotors`, `at_omegas` and
-    /// `pending`.
+    /// The rotors of the coming step's torque points.
+    fn point_rotors(&self) -> &[Quaternion<f64>] {
+        if K::POINT_IS_CARRIED {
+            &self.rotors
+        } else {
+            &self.at_rotors
+        }
+    }
+
+    /// Every body's `prepare` for the coming step: what it hands to `finish` into `pending`,
+    /// and its torque point into `at_rotors` and `at_omegas` where the point is not the carried
+    /// state. Nothing to do for a method whose point is its carried state and which hands
+    /// nothing on.
     fn prepare(&mut self, renormalise: bool, dt: f64) {
+        if K::POINT_IS_CARRIED && core::mem::size_of::<K::Pending>() == 0 {
+            return;
+        }
         let Self {
             method,
             kinds,
             kind_of,
-            carried,
+            rotors,
+            omegas,
+            extras,
             pending,
             at_rotors,
             at_omegas,
@@ -164,32 +190,47 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         } = self;
         let kinds = &*kinds;
         let method = &*method;
-        let result: Result<()> = for_each_body!(read kind_of, read carried, write pending,
-            write at_rotors, write at_omegas;
-        |_i, (k, c, pending, q, w)| {
-            let (p, at) = method.prepare(&kinds[*k as usize].1, c, renormalise, dt);
-            (*pending, *q, *w) = (p, at.q, at.omega);
-            Ok(())
-        });
+        let result: Result<()> = if K::POINT_IS_CARRIED {
+            for_each_body!(read kind_of, read rotors, read omegas, read extras, write pending;
+            |_i, (k, q, w, e, pending)| {
+                let c = Carried::new(*q, *w, *e);
+                *pending = method.prepare(&kinds[*k as usize].1, &c, renormalise, dt).0;
+                Ok(())
+            })
+        } else {
+            for_each_body!(read kind_of, read rotors, read omegas, read extras, write pending,
+                write at_rotors, write at_omegas;
+            |_i, (k, q, w, e, pending, at_q, at_w)| {
+                let c = Carried::new(*q, *w, *e);
+                let (p, at) = method.prepare(&kinds[*k as usize].1, &c, renormalise, dt);
+                (*pending, *at_q, *at_w) = (p, at.q, at.omega);
+                Ok(())
+            })
+        };
         debug_assert!(result.is_ok());
-        self.points_fresh = mirrors_points::<K>();
     }
 
-    /// The loads at `t` for the positions, the carried velocities and the torque points, checked
-    /// to be finite (at the start and the synchronisation; a step checks them in its second
-    /// pass, [`CatalogueSystem::evaluate_unchecked`]).
-    fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
-        self.evaluate_loads(problem, t, true)
+    /// The loads at `t` for the positions, the carried velocities and the torque points (the
+    /// start's points in `at_rotors` and `at_omegas` if `start`, else those of the coming step),
+    /// checked to be finite (at the start and the synchronisation; a step checks them in its
+    /// second pass, [`CatalogueSystem::evaluate_unchecked`]).
+    fn evaluate<P: SystemForces + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        t: f64,
+        start: bool,
+    ) -> Result<()> {
+        self.evaluate_loads(problem, t, true, start)
     }
 
-    /// [`CatalogueSystem::evaluate`] without the finiteness scan (the number of loads is still
-    /// checked): one pass over the loads fewer per step.
+    /// [`CatalogueSystem::evaluate`] at the coming step's points without the finiteness scan
+    /// (the number of loads is still checked): one pass over the loads fewer per step.
     fn evaluate_unchecked<P: SystemForces + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
     ) -> Result<()> {
-        self.evaluate_loads(problem, t, false)
+        self.evaluate_loads(problem, t, false, false)
     }
 
     fn evaluate_loads<P: SystemForces + ?Sized>(
@@ -197,13 +238,19 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         problem: &mut P,
         t: f64,
         finite: bool,
+        start: bool,
     ) -> Result<()> {
+        let (rotors, omegas) = if K::POINT_IS_CARRIED && !start {
+            (&self.rotors, &self.omegas)
+        } else {
+            (&self.at_rotors, &self.at_omegas)
+        };
         let view = SystemView {
             t,
             positions: &self.positions,
             velocities: &self.velocities,
-            rotors: &self.at_rotors,
-            omegas: &self.at_omegas,
+            rotors,
+            omegas,
         };
         let n = self.bodies.len();
         self.frame = self
@@ -221,62 +268,98 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
             kind_of,
             positions,
             velocities,
-            carried,
+            rotors,
+            omegas,
+            extras,
             pending,
             at_rotors,
             at_omegas,
             loads,
             frame,
-            points_fresh,
             ..
         } = self;
         let (kinds, method, frame) = (&*kinds, &*method, *frame);
         let (forces, torques) = (&loads.forces, &loads.torques);
-        let mirror = mirrors_points::<K>();
         // The frame and the normalisation are matched once per pass, as in the fused step.
         macro_rules! pass {
             ($lab:literal, $renormalise:literal) => {
-                for_each_body!(read kind_of, write positions, write velocities,
-                    write carried, read pending, write at_rotors, write at_omegas, read forces,
-                    read torques;
-                |i, (k, x, v, c, pending, q, w, force, torque)| {
-                    let (body, constants) = &kinds[*k as usize];
-                    let tau = if $lab { rotate_inverse(q, torque) } else { *torque };
-                    let rotation_finite =
-                        method.finish(constants, c, *pending, &tau, $renormalise, tick.dt);
-                    *v += force * (kick * tick.dt * body.inverse_mass());
-                    if drift {
-                        *x += *v * tick.dt;
-                    }
-                    // One branch per body; the loads were not scanned (a non-finite load makes
-                    // the new state non-finite, and is named here).
-                    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
-                    if !(rotation_finite & (zero(x) + zero(v) == 0.0)) {
+                if K::POINT_IS_CARRIED {
+                    // The torque point is the carried state: no arrays of points.
+                    for_each_body!(read kind_of, write positions, write velocities,
+                        write rotors, write omegas, write extras, read pending, read forces,
+                        read torques;
+                    |i, (k, x, v, q, w, e, pending, force, torque)| {
                         let at = TorquePoint { q: *q, omega: *w };
-                        return Err(fused_error(tick, i, &at, force, torque));
-                    }
-                    if mirror && let Some((q_next, w_next)) = K::carried_point(c) {
-                        (*q, *w) = (*q_next, *w_next);
-                    }
-                    Ok(())
-                })
+                        let c = CarriedMut { q, omega: w, extra: e };
+                        finish_body::<K, $lab, $renormalise>(
+                            method, &kinds[*k as usize], tick, kick, drift, i, x, v, c,
+                            *pending, at, force, torque,
+                        )
+                    })
+                } else {
+                    for_each_body!(read kind_of, write positions, write velocities,
+                        write rotors, write omegas, write extras, read pending, read at_rotors,
+                        read at_omegas, read forces, read torques;
+                    |i, (k, x, v, q, w, e, pending, at_q, at_w, force, torque)| {
+                        let at = TorquePoint { q: *at_q, omega: *at_w };
+                        let c = CarriedMut { q, omega: w, extra: e };
+                        finish_body::<K, $lab, $renormalise>(
+                            method, &kinds[*k as usize], tick, kick, drift, i, x, v, c,
+                            *pending, at, force, torque,
+                        )
+                    })
+                }
             };
         }
-        let result = match (frame, tick.renormalise) {
+        match (frame, tick.renormalise) {
             (Frame::Body, false) => pass!(false, false),
             (Frame::Body, true) => pass!(false, true),
             (Frame::Lab, false) => pass!(true, false),
             (Frame::Lab, true) => pass!(true, true),
-        };
-        *points_fresh = mirror;
-        result
+        }
     }
 }
 
-/// Whether the two-pass step keeps the torque points of a method `K` as it finishes: when the
-/// point is the carried state and `prepare` hands nothing to `finish`.
-fn mirrors_points<K: RigidBodyMethod>() -> bool {
-    K::POINT_IS_CARRIED && core::mem::size_of::<K::Pending>() == 0
+/// One body's update in the two-pass step's second pass: the rotation finished with the
+/// body-frame torque at the point `at` (a lab-frame torque rotated with its rotor if `LAB`), the
+/// translational kick `v += kick·Δt F/m` (then, if `drift`, `x += Δt v`); a non-finite result
+/// is named by [`fused_error`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn finish_body<K: RigidBodyMethod, const LAB: bool, const RENORMALISE: bool>(
+    method: &K,
+    kind: &(Body, K::Constants),
+    tick: Tick,
+    kick: f64,
+    drift: bool,
+    i: usize,
+    x: &mut Vector3<f64>,
+    v: &mut Vector3<f64>,
+    carried: CarriedMut<'_, K::Extra>,
+    pending: K::Pending,
+    at: TorquePoint,
+    force: &Vector3<f64>,
+    torque: &Vector3<f64>,
+) -> Result<()> {
+    let (body, constants) = kind;
+    let tau = if LAB {
+        rotate_inverse(&at.q, torque)
+    } else {
+        *torque
+    };
+    let rotation_finite = method.finish(constants, carried, pending, &tau, RENORMALISE, tick.dt);
+    *v += force * (kick * tick.dt * body.inverse_mass());
+    if drift {
+        *x += *v * tick.dt;
+    }
+    // One branch per body; the loads were not scanned (a non-finite load makes the new state
+    // non-finite, and is named here).
+    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+    if rotation_finite & (zero(x) + zero(v) == 0.0) {
+        Ok(())
+    } else {
+        Err(fused_error(tick, i, at, force, torque))
+    }
 }
 
 /// What a step hands every body: the time of the loads, `t_{n+1}`, the step and whether the
@@ -326,7 +409,7 @@ fn all_finite(vectors: &[&Vector3<f64>]) -> bool {
 fn fused_error(
     tick: Tick,
     i: usize,
-    at: &TorquePoint,
+    at: TorquePoint,
     force: &Vector3<f64>,
     torque: &Vector3<f64>,
 ) -> Error {
@@ -384,7 +467,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);
         self.velocities.clone_from(&y0.velocities);
-        self.carried = (0..self.len())
+        let mut carried: Vec<Carried<K::Extra>> = (0..self.len())
             .map(|i| {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
                 self.method.begin(k, &y0.rotors[i], &y0.omegas[i])
@@ -397,14 +480,14 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             .collect();
         self.at_omegas.clone_from(&y0.omegas);
         self.loads = Loads::zeros(y0.len());
-        self.evaluate(problem, t0)?;
+        self.evaluate(problem, t0, true)?;
         let first_forces = (K::START_EVALUATIONS > 1).then(|| self.loads.forces.clone());
         for stage in 0..K::START_EVALUATIONS {
             if stage > 0 {
                 let t = clock.after(stage as u64);
                 for i in 0..self.len() {
                     let k = &self.kinds[self.kind_of[i] as usize].1;
-                    let at = self.method.start_point(k, &self.carried[i], stage, dt);
+                    let at = self.method.start_point(k, &carried[i], stage, dt);
                     if !all_finite(&[&at.omega]) || !at.q.coords.iter().all(|x| x.is_finite()) {
                         return Err(Error::NonFiniteBody {
                             what: METHOD_STATE,
@@ -414,14 +497,14 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                     }
                     (self.at_rotors[i], self.at_omegas[i]) = (at.q, at.omega);
                 }
-                self.evaluate(problem, t)?;
+                self.evaluate(problem, t, true)?;
             }
             for i in 0..self.len() {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
                 let tau = body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i]);
                 // Only the leapfrog methods' half step back can overflow here: the method's own
                 // state, named before any model sees it.
-                if !(self.method).absorb_start(k, &mut self.carried[i], stage, &tau, dt) {
+                if !(self.method).absorb_start(k, &mut carried[i], stage, &tau, dt) {
                     return Err(Error::NonFiniteBody {
                         what: super::forces::METHOD_STATE_HALF_STEP,
                         body: i,
@@ -447,13 +530,20 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             }
         }
         // Every array the passes zip over has one entry per body.
-        self.pending = (self.carried.iter().enumerate())
+        self.pending = (carried.iter().enumerate())
             .map(|(i, c)| {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
                 self.method.prepare(k, c, false, dt).0
             })
             .collect();
-        self.points_fresh = false;
+        if K::POINT_IS_CARRIED {
+            // The steps' points are the carried state; the start's are no longer needed.
+            self.at_rotors = Vec::new();
+            self.at_omegas = Vec::new();
+        }
+        self.rotors = carried.iter().map(|c| c.q).collect();
+        self.omegas = carried.iter().map(|c| c.omega).collect();
+        self.extras = carried.iter().map(|c| c.extra).collect();
         self.counting = self.renormaliser;
         self.counting.reset();
         self.clock = Some(clock);
@@ -481,7 +571,6 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         let fused = FusedStep { system: self, tick };
         if let Some(result) = problem.with_body_model(fused) {
             self.stats.rhs_evaluations += 1;
-            self.points_fresh = false;
             result?;
         } else if K::TORQUE_AT_END {
             let Self {
@@ -503,9 +592,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             self.evaluate_unchecked(problem, tick.t)?;
             self.finish(tick, 0.5, false)?;
         } else {
-            if !self.points_fresh {
-                self.prepare(tick.renormalise, dt);
-            }
+            self.prepare(tick.renormalise, dt);
             self.evaluate_unchecked(problem, tick.t)?;
             self.finish(tick, 1.0, true)?;
         }
@@ -525,7 +612,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         let mut velocities = self.velocities.clone();
         if !K::TORQUE_AT_END {
             self.prepare(false, dt);
-            self.evaluate(problem, t)?;
+            self.evaluate(problem, t, false)?;
             for (i, v) in velocities.iter_mut().enumerate() {
                 let body = &self.kinds[self.kind_of[i] as usize].0;
                 *v += self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
@@ -533,15 +620,16 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         }
         let mut rotors = Vec::with_capacity(self.len());
         let mut omegas = Vec::with_capacity(self.len());
-        for (i, c) in self.carried.iter().enumerate() {
+        for i in 0..self.len() {
             let k = &self.kinds[self.kind_of[i] as usize].1;
+            let c = Carried::new(self.rotors[i], self.omegas[i], self.extras[i]);
             let tau = if K::SYNC_EVALUATES {
-                body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i])
+                body_torque(self.frame, &self.point_rotors()[i], &self.loads.torques[i])
             } else {
                 Vector3::zeros()
             };
-            rotors.push(K::rotor(c));
-            omegas.push(self.method.sync(k, c, &tau, dt));
+            rotors.push(c.q);
+            omegas.push(self.method.sync(k, &c, &tau, dt));
         }
         checked(SystemState {
             t,
@@ -572,7 +660,9 @@ impl<K: RigidBodyMethod> BodyModelVisitor for FusedStep<'_, K> {
             kind_of,
             positions,
             velocities,
-            carried,
+            rotors,
+            omegas,
+            extras,
             loads,
             ..
         } = self.system;
@@ -587,20 +677,21 @@ impl<K: RigidBodyMethod> BodyModelVisitor for FusedStep<'_, K> {
                     // The velocity Verlet form kicks with the forces of the previous evaluation.
                     let forces = &mut loads.forces;
                     for_each_body!(read kind_of, write positions, write velocities,
-                        write carried, write forces;
-                    |i, (k, x, v, c, force)| {
+                        write rotors, write omegas, write extras, write forces;
+                    |i, (k, x, v, q, w, e, force)| {
                         fused_body::<K, F, $lab, $renormalise>(
-                            method, &kinds[*k as usize], model, tick, i, x, v, c, force,
+                            method, &kinds[*k as usize], model, tick, i, x, v, (q, w, e), force,
                         )
                     })
                 } else {
                     // The leapfrog form keeps no forces: one stream fewer through memory.
                     for_each_body!(read kind_of, write positions, write velocities,
-                        write carried;
-                    |i, (k, x, v, c)| {
+                        write rotors, write omegas, write extras;
+                    |i, (k, x, v, q, w, e)| {
                         let mut force = Vector3::zeros();
                         fused_body::<K, F, $lab, $renormalise>(
-                            method, &kinds[*k as usize], model, tick, i, x, v, c, &mut force,
+                            method, &kinds[*k as usize], model, tick, i, x, v, (q, w, e),
+                            &mut force,
                         )
                     })
                 }
@@ -616,10 +707,11 @@ impl<K: RigidBodyMethod> BodyModelVisitor for FusedStep<'_, K> {
 }
 
 /// One body's fused step: (the velocity Verlet form's first half kick and drift,) the torque
-/// point, the body's loads from the per-body model, the rotation's finish and the translation,
-/// the carried state updated in place (a copy through the stack stalled the step on store
-/// forwarding); `force` holds the body's new force; `LAB` says whether the model's torques are
-/// in the lab frame, `RENORMALISE` whether the rotor is normalised this step. A non-finite result is named by [`fused_error`].
+/// point, the body's loads from the per-body model, the rotation's finish and the translation;
+/// `carried` is the body's entries of the rotor, angular-velocity and extra arrays, updated in
+/// place through a [`CarriedMut`] (the force model reads a carried point in place); `force`
+/// holds the body's new force; `LAB` says whether the model's torques are in the lab frame, `RENORMALISE` whether the rotor is normalised this
+/// step. A non-finite result is named by [`fused_error`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALISE: bool>(
@@ -630,17 +722,22 @@ fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALI
     i: usize,
     x: &mut Vector3<f64>,
     v: &mut Vector3<f64>,
-    c: &mut K::Carried,
+    carried: (&mut Quaternion<f64>, &mut Vector3<f64>, &mut K::Extra),
     force: &mut Vector3<f64>,
 ) -> Result<()> {
+    let (q, w, e) = carried;
     let (body, constants) = kind;
     let dt = tick.dt;
     if K::TORQUE_AT_END {
         *v += *force * (0.5 * dt * body.inverse_mass());
         *x += *v * dt;
     }
-    let (pending, at) = method.prepare(constants, c, RENORMALISE, dt);
-    let (rotor, omega) = K::carried_point(c).unwrap_or((&at.q, &at.omega));
+    let (pending, at) = method.prepare(constants, &Carried::new(*q, *w, *e), RENORMALISE, dt);
+    let (rotor, omega) = if K::POINT_IS_CARRIED {
+        (&*q, &*w)
+    } else {
+        (&at.q, &at.omega)
+    };
     let view = BodyView {
         index: i,
         t: tick.t,
@@ -655,7 +752,18 @@ fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALI
     } else {
         torque
     };
-    let rotation_finite = method.finish(constants, c, pending, &tau, RENORMALISE, dt);
+    let rotation_finite = method.finish(
+        constants,
+        CarriedMut {
+            q,
+            omega: w,
+            extra: e,
+        },
+        pending,
+        &tau,
+        RENORMALISE,
+        dt,
+    );
     if K::TORQUE_AT_END {
         *v += f * (0.5 * dt * body.inverse_mass());
     } else {
@@ -668,7 +776,7 @@ fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALI
     if rotation_finite & (zero(x) + zero(v) == 0.0) {
         Ok(())
     } else {
-        Err(fused_error(tick, i, &at, &f, &torque))
+        Err(fused_error(tick, i, at, &f, &torque))
     }
 }
 

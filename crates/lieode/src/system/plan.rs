@@ -100,27 +100,32 @@ pub(crate) use impl_system_info;
 
 /// Runs `|i, (a, b, …)| -> Result<()>` on every body's entries of the listed slices (`read s`
 /// for `&s[i]`, `write s` for `&mut s[i]`), in parallel with the `parallel` feature (in chunks
-/// of at least [`super::PARALLEL_CHUNK`] bodies), and returns the error of the lowest body
-/// index if any fails — the same error for any number of threads.
+/// of [`super::PARALLEL_CHUNK`] bodies), and returns the error of the lowest body index if any
+/// fails — the same error for any number of threads (a chunk stops at its first failure).
+///
+/// Each chunk is one plain loop over indices into the chunk's slices, cut to one length so that
+/// the loop has no bounds checks, with the body inlined: handing rayon one tuple of references
+/// per body made every body a call that read its tuple back from the caller's stores (16-byte
+/// loads across 8-byte stores, a store-forwarding stall per body).
 macro_rules! for_each_body {
     ($($kind:ident $slice:ident),+ ; |$i:ident, ($($x:pat),+)| $body:block) => {{
         #[cfg(feature = "parallel")]
         let result: $crate::Result<()> = {
             use rayon::prelude::*;
-            // Failures are rare: each is offered to one shared slot that keeps the lowest
-            // index, so the per-body path carries no error value (a `reduce` over the results
-            // would move one per body, `find_first` would poll an atomic per body).
+            const CHUNK: usize = $crate::system::PARALLEL_CHUNK;
+            // Failures are rare: each chunk offers its first to one shared slot that keeps the
+            // lowest index, so the per-body path carries no error value.
             let first = ::std::sync::Mutex::new(None::<(usize, $crate::Error)>);
-            ($( $crate::system::plan::for_each_body!(@par $kind $slice) ),+)
+            ($( $crate::system::plan::for_each_body!(@par $kind $slice CHUNK) ),+)
                 .into_par_iter()
                 .enumerate()
-                .with_min_len($crate::system::PARALLEL_CHUNK)
-                .for_each(|($i, ($($x),+))| {
-                    let mut run = move || -> $crate::Result<()> { $body };
-                    if let Err(error) = run() {
+                .for_each(|(chunk, ($($slice),+))| {
+                    let failure = $crate::system::plan::for_each_body!(@run chunk * CHUNK,
+                        $($kind $slice),+ ; |$i, ($($x),+)| $body);
+                    if let Err((index, error)) = failure {
                         let mut slot = first.lock().unwrap_or_else(|p| p.into_inner());
-                        if slot.as_ref().is_none_or(|(j, _)| $i < *j) {
-                            *slot = Some(($i, error));
+                        if slot.as_ref().is_none_or(|(j, _)| index < *j) {
+                            *slot = Some((index, error));
                         }
                     }
                 });
@@ -130,19 +135,35 @@ macro_rules! for_each_body {
             }
         };
         #[cfg(not(feature = "parallel"))]
-        let result: $crate::Result<()> = {
-            let n = [$( $slice.len() ),+][0];
-            (0..n).try_for_each(|$i| -> $crate::Result<()> {
-                let ($($x),+) = ($( $crate::system::plan::for_each_body!(@seq $kind $slice $i) ),+);
-                $body
-            })
-        };
+        let result: $crate::Result<()> = $crate::system::plan::for_each_body!(@run 0,
+            $($kind $slice),+ ; |$i, ($($x),+)| $body)
+        .map_err(|(_, error)| error);
         result
     }};
-    (@par read $s:ident) => { $s.par_iter() };
-    (@par write $s:ident) => { $s.par_iter_mut() };
-    (@seq read $s:ident $i:ident) => { &$s[$i] };
-    (@seq write $s:ident $i:ident) => { &mut $s[$i] };
+    // One loop over the slices' common length; `Err((index, error))` at the first failure.
+    (@run $start:expr, $($kind:ident $slice:ident),+ ; |$i:ident, ($($x:pat),+)| $body:block) => {{
+        let start: usize = $start;
+        let n = [$( $slice.len() ),+].into_iter().min().unwrap_or(0);
+        $( let $slice = $crate::system::plan::for_each_body!(@cut $kind $slice n); )+
+        let mut outcome: ::core::result::Result<(), (usize, $crate::Error)> = Ok(());
+        for j in 0..n {
+            let $i = start + j;
+            let ($($x),+) = ($( $crate::system::plan::for_each_body!(@at $kind $slice j) ),+);
+            #[allow(clippy::redundant_closure_call)]
+            let step = (|| -> $crate::Result<()> { $body })();
+            if let Err(error) = step {
+                outcome = Err((start + j, error));
+                break;
+            }
+        }
+        outcome
+    }};
+    (@par read $s:ident $c:ident) => { $s.par_chunks($c) };
+    (@par write $s:ident $c:ident) => { $s.par_chunks_mut($c) };
+    (@cut read $s:ident $n:ident) => { &$s[..$n] };
+    (@cut write $s:ident $n:ident) => { &mut $s[..$n] };
+    (@at read $s:ident $j:ident) => { &$s[$j] };
+    (@at write $s:ident $j:ident) => { &mut $s[$j] };
 }
 pub(crate) use for_each_body;
 
