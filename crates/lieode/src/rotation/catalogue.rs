@@ -30,7 +30,7 @@
 //! # Ok::<(), lieode::Error>(())
 //! ```
 
-use super::method::RigidBodyMethod;
+use super::method::{MethodInfo, RigidBodyMethod};
 use super::omelyan::OmelyanCayley;
 use super::single_body::SingleBody;
 use super::spiral_omelyan::SpiralExponential;
@@ -66,7 +66,7 @@ pub trait MethodVisitor {
 // with `many N` for those that run on many bodies (`N`: their rank in the many-body list, the
 // order of `docs/system.md` and of the reproductions' CSV rows), and
 // `engine name => |body| stepper` for the Lie-group engines. Generates `NAMES`, `stepper`,
-// `stepper_renormalised`, `MANY_BODY_NAMES` and `visit_many_bodies`.
+// `stepper_renormalised`, `info`, `MANY_BODY_NAMES` and `visit_many_bodies`.
 macro_rules! catalogue {
     (
         methods { $($name:literal => $method:expr $(, many $rank:literal)?;)* }
@@ -126,6 +126,33 @@ macro_rules! catalogue {
                         .into(),
                 }),)*
                 _ => Err(unknown(name)),
+            }
+        }
+
+        /// The information row ([`MethodInfo`]: torque evaluations per step, leapfrog or not,
+        /// normalisation policy, global orders in `q` and `ω`) of the method called `name`;
+        /// `None` for an unknown name and for the generic Lie-group engines (`rkmk4`, `cg4a`),
+        /// which carry no row (their order is their tableau's, [`crate::tableau::ButcherTableau`]).
+        ///
+        /// The orders are measured for every row under an attitude- and time-dependent torque
+        /// (`tests/catalogue_orders.rs`).
+        ///
+        /// # Examples
+        /// ```
+        /// use lieode::rotation::catalogue;
+        ///
+        /// let rows: Vec<_> = catalogue::NAMES.iter().filter_map(|n| catalogue::info(n)).collect();
+        /// assert!(rows.iter().all(|row| catalogue::NAMES.contains(&row.name)));
+        /// let leapfrog = catalogue::info("spiral_leapfrog").expect("a row");
+        /// assert!(leapfrog.leapfrog);
+        /// assert_eq!(leapfrog.order, [2, 2]);
+        /// assert!(catalogue::info("rkmk4").is_none());
+        /// assert!(catalogue::info("nonsense").is_none());
+        /// ```
+        pub fn info(name: &str) -> Option<MethodInfo> {
+            match name {
+                $($name => Some($method.info()),)*
+                _ => None,
             }
         }
 
