@@ -82,9 +82,9 @@ pub struct MethodInfo {
     /// The policy the published benchmark uses (SPIRAL §4 and App. B).
     pub default_renormalisation: Renormalisation,
     /// The global orders in `q` and in `ω` measured under an attitude- and time-dependent
-    /// torque (`tests/rotation_spiral.rs`, `tests/rotation_classic.rs`; each method's
-    /// documentation gives the slopes and the special cases, such as SPIRAL's third order in
-    /// `ω` under a constant body torque).
+    /// torque (every row by `tests/catalogue_orders.rs`; `tests/rotation_spiral.rs` and
+    /// `tests/rotation_classic.rs` per method; each method's documentation gives the slopes and
+    /// the special cases, such as SPIRAL's third order in `ω` under a constant body torque).
     pub order: [u8; 2],
 }
 
