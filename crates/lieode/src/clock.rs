@@ -1,5 +1,6 @@
 //! The one clock of the fixed-step methods: the times `t_n = t_0 + n·dt` of a fixed-step
-//! [`Span`] and its planned number of steps, checked once when a run starts.
+//! [`Span`] and its planned number of steps, checked once when a run starts (the last step
+//! optionally landing exactly on the span's end, [`FixedClock::landing`]).
 
 use crate::error::{Error, Result};
 use crate::stepper::{Span, Stats, StepReport};
@@ -13,7 +14,9 @@ use crate::stepper::{Span, Stats, StepReport};
 ///
 /// Every fixed-step method starts one with [`FixedClock::forward`] (the span's step checked
 /// there, once per run; [`FixedClock::either_direction`] for the methods that also step
-/// backward) and counts its steps with [`FixedClock::advance`].
+/// backward; [`FixedClock::landing`] for the engines' adapter [`crate::engine::Fixed`], whose
+/// last step ends exactly on the span's end) and counts its steps with
+/// [`FixedClock::advance`].
 ///
 /// # Examples
 /// ```
@@ -41,6 +44,9 @@ pub struct FixedClock {
     taken: u64,
     /// `None` for an open span ([`Span::open`]).
     planned: Option<u64>,
+    /// The step count `N` whose end is the span's end `t_end` exactly, and `t_end`
+    /// ([`FixedClock::landing`]); `None`: every time on the grid `t_0 + n·dt`.
+    landing: Option<(u64, f64)>,
 }
 
 impl FixedClock {
@@ -98,6 +104,52 @@ impl FixedClock {
             t: t0,
             taken: 0,
             planned: (steps != usize::MAX).then_some(steps as u64),
+            landing: None,
+        })
+    }
+
+    /// The clock of a fixed-step `span` in either direction, starting at the span's start,
+    /// whose last planned step ends exactly on the span's end: `t_n = t_0 + n·dt` for `n < N`
+    /// and `t_N = t_end` for a span of `N` steps (steps past `N` are back on the grid).
+    ///
+    /// For [`Span::steps`]`(t0, t_end, N)` the grid time `t_0 + N·dt` with
+    /// `dt = (t_end − t_0)/N` may differ from `t_end` by a rounding; this clock reports
+    /// `t_end`, [`FixedClock::forward`] and [`FixedClock::either_direction`] the grid time. For
+    /// [`Span::stride`] both are `t_0 + N·dt`, and an open span ([`Span::open`]) has no end to
+    /// land on. The clock of [`crate::engine::Fixed`], whose state carries no time (hence no
+    /// check of the state's start time).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `span` for an adaptive span (the span has refused
+    /// zero and non-finite steps).
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::clock::FixedClock;
+    /// use lieode::stepper::{Span, Stats};
+    ///
+    /// let span = Span::steps(0.0, 1.0, 49)?;
+    /// let mut landing = FixedClock::landing(&span)?;
+    /// let mut grid = FixedClock::either_direction(&span, 0.0)?;
+    /// let mut stats = Stats::default();
+    /// for _ in 0..48 {
+    ///     landing.advance(&mut stats);
+    ///     grid.advance(&mut stats);
+    /// }
+    /// assert_eq!(landing.time(), grid.time());
+    /// assert_eq!(landing.next_time(), 1.0);
+    /// assert!(landing.advance(&mut stats).finished);
+    /// assert_eq!(landing.time(), 1.0);
+    /// grid.advance(&mut stats);
+    /// assert_eq!(grid.time(), 49.0 * (1.0 / 49.0)); // 0.9999999999999999
+    /// assert!(FixedClock::landing(&Span::new(0.0, 1.0)?).is_err());
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn landing(span: &Span) -> Result<Self> {
+        let clock = Self::either_direction(span, span.t0())?;
+        Ok(Self {
+            landing: clock.planned.map(|n| (n, span.t_end())),
+            ..clock
         })
     }
 
@@ -114,12 +166,16 @@ impl FixedClock {
     }
 
     /// The time `k` steps after the current one, `t_0 + (n + k)·dt` (`t_0` itself for
-    /// `n + k = 0`).
+    /// `n + k = 0`, the span's end for `n + k = N` on a [`FixedClock::landing`] clock).
     #[inline(always)]
     pub fn after(&self, k: u64) -> f64 {
         let n = self.taken + k;
         if n == 0 {
             self.t0
+        } else if let Some((last, t_end)) = self.landing
+            && n == last
+        {
+            t_end
         } else {
             self.t0 + n as f64 * self.dt
         }

@@ -1,6 +1,7 @@
 //! [`Fixed`]: any memoryless one-step engine ([`Step`]) as a [`Stepper`] with a fixed step.
 
 use super::{Method, Stats, Step, StepState};
+use crate::clock::FixedClock;
 use crate::error::{Error, Result};
 use crate::lie::real;
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
@@ -10,9 +11,10 @@ use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_
 /// [`super::ImplicitMuntheKaas`], compositions, …) run under
 /// [`crate::integrate::integrate`] and the rest of the [`Stepper`] protocol.
 ///
-/// It needs a fixed-step [`Span`]. Step `i` starts at `t0 + i·h` (times are computed, not
-/// accumulated) and the last step of a [`Span::steps`] span ends exactly on `t_end`. The engine
-/// counts its evaluations; the adapter counts steps (every step is accepted).
+/// It needs a fixed-step [`Span`], in either direction. Step `i` starts at `t0 + i·h` (times
+/// are computed, not accumulated) and the last step of a [`Span::steps`] span ends exactly on
+/// `t_end`: the clock is [`FixedClock::landing`]. The engine counts its evaluations; the
+/// adapter counts steps (every step is accepted).
 ///
 /// # Examples
 /// ```
@@ -33,10 +35,8 @@ use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_
 #[derive(Debug, Clone)]
 pub struct Fixed<E, S> {
     engine: E,
-    /// `(t0, h, steps, t_end)` of the running span.
-    plan: Option<(f64, f64, usize, f64)>,
-    /// Steps taken since the start.
-    taken: usize,
+    /// The clock of the running span.
+    clock: Option<FixedClock>,
     y: Option<S>,
     stats: Stats,
 }
@@ -46,8 +46,7 @@ impl<E, S> Fixed<E, S> {
     pub fn new(engine: E) -> Self {
         Self {
             engine,
-            plan: None,
-            taken: 0,
+            clock: None,
             y: None,
             stats: Stats::default(),
         }
@@ -62,20 +61,6 @@ impl<E, S> Fixed<E, S> {
     pub fn engine_mut(&mut self) -> &mut E {
         &mut self.engine
     }
-
-    /// The time at the end of step `n` of the running span.
-    fn time_after(&self, n: usize) -> f64 {
-        match self.plan {
-            Some((t0, h, steps, t_end)) => {
-                if n == steps {
-                    t_end
-                } else {
-                    t0 + n as f64 * h
-                }
-            }
-            None => f64::NAN,
-        }
-    }
 }
 
 impl<E: Method, S> StepperInfo for Fixed<E, S> {
@@ -83,8 +68,9 @@ impl<E: Method, S> StepperInfo for Fixed<E, S> {
         self.engine.name()
     }
 
+    /// The current time; NaN before the start.
     fn time(&self) -> f64 {
-        self.time_after(self.taken)
+        self.clock.as_ref().map_or(f64::NAN, FixedClock::time)
     }
 
     fn stats(&self) -> Stats {
@@ -105,38 +91,32 @@ where
     /// it kept from an earlier run.
     ///
     /// # Errors
-    /// [`Error::NonFinite`] naming `y0`; [`Error::InvalidParameter`] naming `span` for an
-    /// adaptive span.
+    /// [`Error::NonFinite`] naming `y0`; those of [`FixedClock::landing`] (an adaptive span).
     fn start(&mut self, _problem: &mut P, span: &Span, y0: &S) -> Result<()> {
         if !y0.all_finite() {
             return Err(Error::NonFinite { name: "y0" });
         }
-        let (h, steps) = span.fixed_step()?;
+        let clock = FixedClock::landing(span)?;
         self.engine.forget();
-        self.plan = Some((span.t0(), h, steps, span.t_end()));
-        self.taken = 0;
+        self.clock = Some(clock);
         self.y = Some(y0.clone());
         self.stats = Stats::default();
         Ok(())
     }
 
     fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let (Some((_, h, steps, _)), Some(y)) = (self.plan, self.y.as_ref()) else {
+        let (Some(clock), Some(y)) = (self.clock.as_mut(), self.y.as_ref()) else {
             return Err(not_started());
         };
-        let t = self.time_after(self.taken);
-        let out = self
-            .engine
-            .step(problem, real(t), y, real(h), &mut self.stats)?;
-        self.stats.steps += 1;
-        self.stats.accepted += 1;
+        let out = self.engine.step(
+            problem,
+            real(clock.time()),
+            y,
+            real(clock.dt()),
+            &mut self.stats,
+        )?;
         self.y = Some(out.state);
-        self.taken += 1;
-        Ok(StepReport {
-            t_start: t,
-            t_end: self.time_after(self.taken),
-            finished: self.taken >= steps,
-        })
+        Ok(clock.advance(&mut self.stats))
     }
 
     fn state(&mut self, _problem: &mut P) -> Result<S> {
