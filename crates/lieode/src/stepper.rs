@@ -73,8 +73,9 @@ pub struct StepReport {
 /// | [`Span::open`]`(t0, dt)` | fixed-step methods driven by hand | steps of size `dt`, no end |
 ///
 /// Fixed-step methods compute their times from the step count, `t0 + i h`, rather than
-/// accumulating `t += h` ([`crate::clock::FixedClock`], the clock of the rigid-body methods;
-/// [`crate::engine::Fixed`] also ends exactly on `t_end`).
+/// accumulating `t += h` ([`crate::clock::FixedClock`], the one fixed-step clock;
+/// [`crate::engine::Fixed`] takes [`crate::clock::FixedClock::landing`], which also ends exactly
+/// on `t_end`).
 ///
 /// # Examples
 /// ```
