@@ -9,16 +9,10 @@ use lieode::body::{Frame, Orientation, Torque};
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::problems::cylinder::dcm_relative_error;
 use lieode::problems::reference::{ambient_rhs, reference_solution};
-use lieode::rotation::buss::Buss;
-use lieode::rotation::catalogue;
-use lieode::rotation::fincham::Fincham;
-use lieode::rotation::johnson::Johnson;
-use lieode::rotation::mercurydpm::{MercuryDpm, lab_to_body};
-use lieode::rotation::rk4::Rk4;
-use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{
-    CatalogueStepper, ConstantBodyTorque, DirectEuler, NoTorque, Renormalisation, RigidBody,
-    RotationalMethod, RotationalState,
+    Buss, CatalogueStepper, ConstantBodyTorque, DirectEuler, Fincham, Johnson, MercuryDpm,
+    NoTorque, Renormalisation, RigidBody, Rk4, RotationalMethod, RotationalState, VelocityVerlet,
+    catalogue, lab_to_body,
 };
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::tableau::registry::RK4;

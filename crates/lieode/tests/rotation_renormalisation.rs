@@ -6,21 +6,10 @@
 use lieode::Error;
 use lieode::body::Frame;
 use lieode::body::quaternion::{normalize, rotate};
-use lieode::rotation::buss::Buss;
-use lieode::rotation::direct_euler::DirectEuler;
-use lieode::rotation::fincham::Fincham;
-use lieode::rotation::johnson::Johnson;
-use lieode::rotation::mercurydpm::MercuryDpm;
-use lieode::rotation::omelyan::Omelyan;
-use lieode::rotation::rk4::Rk4;
-use lieode::rotation::spiral::Spiral;
-use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
-use lieode::rotation::spiral_magnus::SpiralMagnus;
-use lieode::rotation::spiral_omelyan::SpiralOmelyan;
-use lieode::rotation::velocity_verlet::VelocityVerlet;
 use lieode::rotation::{
-    CatalogueStepper, ConstantBodyTorque, LabTorque, Renormalisation, Renormaliser, RigidBody,
-    RotationalMethod, RotationalState, Torque,
+    Buss, CatalogueStepper, ConstantBodyTorque, DirectEuler, Fincham, Johnson, LabTorque,
+    MercuryDpm, Omelyan, Renormalisation, Renormaliser, RigidBody, Rk4, RotationalMethod,
+    RotationalState, Spiral, SpiralLeapfrog, SpiralMagnus, SpiralOmelyan, Torque, VelocityVerlet,
 };
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use nalgebra::{Quaternion, Vector3};

@@ -8,16 +8,10 @@ use lieode::body::{Frame, Orientation, Torque};
 use lieode::engine::{ExplicitRk, Stats, Step};
 use lieode::order::observed_order;
 use lieode::problems::reference::reference_solution;
-use lieode::rotation::OmegaIntegrator;
-use lieode::rotation::omega_integrator::EulerSsprk3;
-use lieode::rotation::omelyan::Omelyan;
-use lieode::rotation::spiral::Spiral;
-use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
-use lieode::rotation::spiral_magnus::SpiralMagnus;
-use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 use lieode::rotation::{
-    BodyTorque, CatalogueStepper, ConstantBodyTorque, LabTorque, NoTorque, Renormalisation,
-    RigidBody, RotationalMethod, RotationalState,
+    BodyTorque, CatalogueStepper, ConstantBodyTorque, EulerSsprk3, LabTorque, NoTorque,
+    OmegaIntegrator, Omelyan, Renormalisation, RigidBody, RotationalMethod, RotationalState,
+    Spiral, SpiralLeapfrog, SpiralMagnus, SpiralOmelyan,
 };
 use lieode::stepper::{Span, Stepper, StepperInfo};
 use lieode::tableau::registry::SSPRK3;
@@ -936,7 +930,7 @@ fn short_tableaux_run_unrolled_and_both_paths_give_the_same_bits() -> lieode::Re
 
 #[test]
 fn omega_integrators_refuse_implicit_and_oversized_tableaux() -> lieode::Result<()> {
-    use lieode::rotation::omega_integrator::MAX_OMEGA_STAGES;
+    use lieode::rotation::MAX_OMEGA_STAGES;
     use lieode::tableau::ButcherTableau;
     use lieode::tableau::registry::{DOP853, GAUSS4};
     let implicit = OmegaIntegrator::new(&GAUSS4).unwrap_err();

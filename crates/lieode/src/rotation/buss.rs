@@ -63,9 +63,7 @@ use crate::body::quaternion::{exp_pure, normalize, rotate, rotation_matrix};
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::buss::Buss;
-/// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+/// use lieode::rotation::{Buss, ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState};
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

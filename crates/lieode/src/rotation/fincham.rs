@@ -72,9 +72,9 @@ use crate::stepper::StepperInfo;
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::fincham::Fincham;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, Fincham, RigidBody, RotationalMethod, RotationalState,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

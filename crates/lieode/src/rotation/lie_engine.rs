@@ -56,8 +56,7 @@ impl<T: Torque> LieOde<RigidBodyQuatState> for BodyLieOde<'_, T> {
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::engine::MuntheKaas;
 /// use lieode::body::RigidBodyQuatState;
-/// use lieode::rotation::lie_engine::LieEngine;
-/// use lieode::rotation::{ConstantBodyTorque, RigidBody, RotationalState};
+/// use lieode::rotation::{ConstantBodyTorque, LieEngine, RigidBody, RotationalState};
 /// use lieode::tableau::registry::RK4;
 /// use nalgebra::{Quaternion, Vector3};
 ///

@@ -82,9 +82,9 @@ pub const DEFAULT_ITERATIONS: usize = 3;
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
 /// use lieode::problems::cylinder::dcm_relative_error;
-/// use lieode::rotation::mercurydpm::{MercuryDpm, lab_to_body};
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, MercuryDpm, RigidBody, RotationalMethod, RotationalState, lab_to_body,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

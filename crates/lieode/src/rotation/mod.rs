@@ -62,24 +62,24 @@
 //!   algorithm for the integration of the equation of rotational motion*, Comput. Phys. Commun.
 //!   297 (2024) 109077 (the catalogue of its App. B, the benchmark of its §4).
 
-pub mod buss;
+mod buss;
 pub mod catalogue;
-pub mod direct_euler;
-pub mod fincham;
-pub mod johnson;
-pub mod lie_engine;
-pub mod mercurydpm;
+mod direct_euler;
+mod fincham;
+mod johnson;
+mod lie_engine;
+mod mercurydpm;
 mod method;
-pub mod omega_integrator;
-pub mod omelyan;
-pub mod rk4;
+mod omega_integrator;
+mod omelyan;
+mod rk4;
 mod single_body;
-pub mod spiral;
-pub mod spiral_leapfrog;
-pub mod spiral_magnus;
-pub mod spiral_omelyan;
-pub mod stepper;
-pub mod velocity_verlet;
+mod spiral;
+mod spiral_leapfrog;
+mod spiral_magnus;
+mod spiral_omelyan;
+mod stepper;
+mod velocity_verlet;
 
 pub use crate::body::{
     BodyTorque, ConstantBodyTorque, LabTorque, NoTorque, RigidBody, Torque, quaternion,
@@ -88,20 +88,26 @@ pub use buss::{Buss, BussMethod};
 pub use direct_euler::{DirectEuler, DirectEulerMethod};
 pub use fincham::{Fincham, FinchamMethod};
 pub use johnson::{Johnson, JohnsonMethod};
-pub use lie_engine::LieEngine;
-pub use mercurydpm::{MercuryDpm, MercuryDpmFrame, MercuryDpmMethod};
+pub use lie_engine::{BodyLieOde, LieEngine, identity_state};
+pub use mercurydpm::{
+    DEFAULT_ITERATIONS as MERCURYDPM_DEFAULT_ITERATIONS, MercuryDpm, MercuryDpmFrame,
+    MercuryDpmMethod, lab_to_body,
+};
 pub use method::{Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint};
 pub use omega_integrator::{
     EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
-    OmegaIntegrated, OmegaIntegrator,
+    MAX_OMEGA_STAGES, MAX_UNROLLED_STAGES, OmegaIntegrated, OmegaIntegrator,
 };
-pub use omelyan::{Omelyan, OmelyanMethod};
-pub use rk4::{Rk4, Rk4Method};
+pub use omelyan::{
+    DEFAULT_ITERATIONS as OMELYAN_DEFAULT_ITERATIONS, Omelyan, OmelyanCayley, OmelyanMethod,
+    OmelyanVariant, omelyan_half_step,
+};
+pub use rk4::{Rk4, Rk4Method, Rk4Stages};
 pub use single_body::SingleBody;
 pub use spiral::{Spiral, SpiralMethod};
 pub use spiral_leapfrog::{SpiralLeapfrog, SpiralLeapfrogMethod};
 pub use spiral_magnus::{SpiralMagnus, SpiralMagnusHistory, SpiralMagnusMethod};
-pub use spiral_omelyan::SpiralOmelyan;
+pub use spiral_omelyan::{SpiralExponential, SpiralOmelyan};
 pub use stepper::{
     CatalogueStepper, ROTOR_NORM_SQUARED_MIN, Renormalisation, Renormaliser, RotationalMethod,
     RotationalState,

@@ -50,8 +50,7 @@ pub const MAX_OMEGA_STAGES: usize = 16;
 ///
 /// # Examples
 /// ```
-/// use lieode::rotation::RigidBody;
-/// use lieode::rotation::omega_integrator::OmegaIntegrator;
+/// use lieode::rotation::{OmegaIntegrator, RigidBody};
 /// use lieode::tableau::registry::{RK4, SSPRK3};
 /// use nalgebra::Vector3;
 ///
@@ -432,8 +431,7 @@ const STAGES: usize = 3;
 ///
 /// # Examples
 /// ```
-/// use lieode::rotation::RigidBody;
-/// use lieode::rotation::omega_integrator::EulerSsprk3;
+/// use lieode::rotation::{EulerSsprk3, RigidBody};
 /// use nalgebra::Vector3;
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

@@ -1,6 +1,6 @@
 //! Omelyan's advanced leapfrog (Omelyan 1998; SPIRAL App. B.5), its fixed-point iteration for
 //! the half-step angular velocity, and the definition [`OmelyanMethod`] that it shares with
-//! [`super::spiral_omelyan`]: the two methods differ only in the start and the rotor update
+//! [`SpiralOmelyan`](super::SpiralOmelyan): the two methods differ only in the start and the rotor update
 //! ([`OmelyanVariant`]).
 
 use core::marker::PhantomData;
@@ -56,8 +56,7 @@ pub(crate) fn check_iterations(iterations: usize) -> Result<()> {
 ///
 /// # Examples
 /// ```
-/// use lieode::rotation::RigidBody;
-/// use lieode::rotation::omelyan::omelyan_half_step;
+/// use lieode::rotation::{RigidBody, omelyan_half_step};
 /// use nalgebra::Vector3;
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;
@@ -118,8 +117,8 @@ pub(crate) fn omelyan_half_step_back(
 /// the initial state) and the rotor update (`q_{n+1}` from `q_n` and `ω_{n+½}`).
 ///
 /// Sealed: implemented by [`OmelyanCayley`] ([`Omelyan`]) and
-/// [`SpiralExponential`](super::spiral_omelyan::SpiralExponential)
-/// ([`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan)) only.
+/// [`SpiralExponential`](super::SpiralExponential)
+/// ([`SpiralOmelyan`](super::SpiralOmelyan)) only.
 pub trait OmelyanVariant: sealed::Variant {}
 
 pub(crate) mod sealed {
@@ -175,7 +174,7 @@ impl sealed::Variant for OmelyanCayley {
 
 impl OmelyanVariant for OmelyanCayley {}
 
-/// The definition behind [`Omelyan`] and [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan):
+/// The definition behind [`Omelyan`] and [`SpiralOmelyan`](super::SpiralOmelyan):
 /// the angular velocity at half steps by Omelyan's fixed point ([`omelyan_half_step`], one
 /// torque evaluation per step, `iterations` sweeps), the start and the rotor update by the
 /// variant `V` ([`OmelyanVariant`]). Use it through the two aliases, whose documentation gives
@@ -360,7 +359,7 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
 /// option ([`Omelyan::with_iterations`], default [`DEFAULT_ITERATIONS`] = 3).
 ///
 /// The method is [`OmelyanMethod`] with the variant [`OmelyanCayley`]; it shares all but the
-/// start and the rotor update with [`SpiralOmelyan`](super::spiral_omelyan::SpiralOmelyan).
+/// start and the rotor update with [`SpiralOmelyan`](super::SpiralOmelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
 /// in q and ω (ω at the half steps) — slopes 2.00 and 2.00 on the paper's cylinder and on an
@@ -378,9 +377,9 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::omelyan::Omelyan;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, Omelyan, RigidBody, RotationalMethod, RotationalState,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

@@ -57,9 +57,7 @@ const STAGES: usize = 4;
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::rk4::Rk4;
-/// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+/// use lieode::rotation::{ConstantBodyTorque, RigidBody, Rk4, RotationalMethod, RotationalState};
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

@@ -27,7 +27,7 @@ use crate::body::quaternion::{exp_pure, normalize};
 ///
 /// The rotor is updated first (it needs `ω_n`); `exp(v) = (cos|v|, sin|v| v/|v|)`
 /// ([`exp_pure`], exact at `v = 0`, which is the paper's zero-norm guard). The angular-velocity
-/// map is [`EulerSsprk3`](super::omega_integrator::EulerSsprk3) (the registry's SSPRK3 tableau) unless
+/// map is [`EulerSsprk3`](super::EulerSsprk3) (the registry's SSPRK3 tableau) unless
 /// [`Spiral::with_omega_integrator`] chooses another explicit tableau.
 ///
 /// **Properties.** One torque evaluation per step, none at the start; not leapfrog
@@ -44,7 +44,7 @@ use crate::body::quaternion::{exp_pure, normalize};
 /// order. For a torque that varies in time or with the attitude, freezing it at the start of
 /// the step costs `O(dt²)` per step: ω and q are then only **first order** (slopes 1.00 and
 /// 1.01 on an asymmetric body under a lab-frame gravity-like torque); see
-/// [`super::spiral_magnus::SpiralMagnus`] for a third-order alternative at the same cost.
+/// [`SpiralMagnus`](super::SpiralMagnus) for a third-order alternative at the same cost.
 ///
 /// **Renormalisation.** Default [`Renormalisation::Never`], as in the paper and its benchmark.
 /// [`SingleBody::with_renormalisation`] adds a normalisation of `q_{n+1}` at the end of the step
@@ -55,9 +55,9 @@ use crate::body::quaternion::{exp_pure, normalize};
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::spiral::Spiral;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, Spiral,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

@@ -2,7 +2,7 @@
 //! SSPRK3 on Euler's equations with the torque frozen, the rotor by one quaternion exponential.
 //!
 //! The SSPRK3 map on Euler's equations that every SPIRAL variant of the catalogue shares,
-//! [`EulerSsprk3`](super::omega_integrator::EulerSsprk3), lives with the other ω integrators in [`super::omega_integrator`].
+//! [`EulerSsprk3`](super::EulerSsprk3), lives with the other ω integrators (see [`OmegaIntegrator`](super::OmegaIntegrator)).
 
 use nalgebra::{Quaternion, Vector3};
 
@@ -67,9 +67,9 @@ use crate::error::{Error, Result};
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::spiral_leapfrog::SpiralLeapfrog;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, SpiralLeapfrog,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

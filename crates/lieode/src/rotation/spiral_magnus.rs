@@ -103,7 +103,7 @@ fn magnus_step(
 ///
 /// so one evaluation per step suffices. (Freezing the torque at the start of the step, as
 /// SPIRAL App. A does, costs `O(dt²)` per step for a torque that varies along the motion, which
-/// makes [`super::spiral::Spiral`] first order for such torques; one evaluation per step cannot
+/// makes [`Spiral`](super::Spiral) first order for such torques; one evaluation per step cannot
 /// give the torque's rate without a history, and the history is what buys the third order
 /// here: the method is a multistep method in the torque.) On the second step, with one
 /// previous torque, `τ̇_n = (τ_n − τ_{n−1})/dt`, `τ̈_n = 0`.
@@ -135,9 +135,9 @@ fn magnus_step(
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::spiral_magnus::SpiralMagnus;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, SpiralMagnus,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

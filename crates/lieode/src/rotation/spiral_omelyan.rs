@@ -47,7 +47,7 @@ impl OmelyanVariant for SpiralExponential {}
 /// q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})                             (SPIRAL Eq. 7)
 /// ```
 ///
-/// ([`super::omelyan::omelyan_half_step`]; `exp(v) = (cos|v|, sin|v| v/|v|)`, [`exp_pure`]).
+/// ([`omelyan_half_step`](super::omelyan_half_step); `exp(v) = (cos|v|, sin|v| v/|v|)`, [`exp_pure`]).
 ///
 /// **Start:** SPIRAL's, the SSPRK3 map of step `−dt/2` from `ω_0` with the torque
 /// `τ(t_0, q_0, ω_0)` frozen ([`EulerSsprk3`]), one torque evaluation. This is the start the
@@ -66,7 +66,7 @@ impl OmelyanVariant for SpiralExponential {}
 /// option ([`SpiralOmelyan::with_iterations`], default 3).
 ///
 /// The method is [`OmelyanMethod`] with the variant [`SpiralExponential`]; it shares all but
-/// the start and the rotor update with [`Omelyan`](super::omelyan::Omelyan).
+/// the start and the rotor update with [`Omelyan`](super::Omelyan).
 ///
 /// **Measured orders** (`tests/rotation_spiral.rs`, dt = 2e-3 … 2.5e-4, t = 1): second order
 /// in q and ω (ω at the half steps) — slopes 2.01 and 2.00 on the paper's cylinder, 2.00 and
@@ -83,9 +83,8 @@ impl OmelyanVariant for SpiralExponential {}
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::spiral_omelyan::SpiralOmelyan;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState,
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, SpiralOmelyan,
 /// };
 /// use nalgebra::{Quaternion, Vector3};
 ///

@@ -55,9 +55,9 @@ use crate::body::quaternion::{normalize, times_pure};
 /// # Examples
 /// ```
 /// use lieode::stepper::{Span, Stepper, StepperInfo};
-/// use lieode::rotation::velocity_verlet::VelocityVerlet;
 /// use lieode::rotation::{
-///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, };
+///     ConstantBodyTorque, RigidBody, RotationalMethod, RotationalState, VelocityVerlet,
+/// };
 /// use nalgebra::{Quaternion, Vector3};
 ///
 /// let body = RigidBody::new([1.0, 2.0, 2.5])?;

@@ -3,7 +3,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
-use crate::rotation::stepper::ROTOR_NORM_SQUARED_MIN;
+use crate::rotation::ROTOR_NORM_SQUARED_MIN;
 
 /// The synchronised state of N rigid bodies at time `t`, stored as a structure of arrays:
 /// positions `x_i` and linear velocities `v_i` (lab frame), rotors `q_i` (body → lab, scalar
