@@ -240,7 +240,7 @@ impl StiffnessDetector {
 /// # Errors
 /// [`Error::NonFinite`] naming `t0`, `t_end` or `x0`; [`Error::InvalidParameter`] naming
 /// `t_end` if it equals `t0`.
-pub fn check_start<D>(t0: f64, x0: &OVector<f64, D>, t_end: f64) -> Result<()>
+pub(crate) fn check_start<D>(t0: f64, x0: &OVector<f64, D>, t_end: f64) -> Result<()>
 where
     D: DimName,
     DefaultAllocator: Allocator<D>,
@@ -269,7 +269,7 @@ where
 /// # Errors
 /// [`Error::NonFiniteState`] with `what` at time `t`.
 #[inline]
-pub fn check_finite<D>(v: &OVector<f64, D>, what: &'static str, t: f64) -> Result<()>
+pub(crate) fn check_finite<D>(v: &OVector<f64, D>, what: &'static str, t: f64) -> Result<()>
 where
     D: DimName,
     DefaultAllocator: Allocator<D>,

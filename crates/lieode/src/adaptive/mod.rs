@@ -112,9 +112,9 @@ where
     ///
     /// # Errors
     /// Invalid tolerances or parameters for dimension `D`, non-finite input, `t_end = t0`;
-    /// tolerances below what `f64` resolves at the start, naming `atol`
-    /// ([`Tolerances::check_resolvable`] at the sizes [`System::magnitude`] gives,
-    /// [`Tolerances::check_derivative_scale`] with `F(t0, x0)`).
+    /// tolerances below what `f64` resolves at the start, naming `atol` (at the sizes
+    /// [`System::magnitude`] gives: a component with `rtol = 0` and `atol < ε |x0_i|`, or an
+    /// `atol` too small to scale `F(t0, x0)` without overflow).
     fn start<S: System<D> + ?Sized>(
         &mut self,
         system: &mut S,

@@ -1077,8 +1077,9 @@ where
     /// # Errors
     /// [`Error::NonFinite`] naming `t0`, `x0` or `t_end`; [`Error::InvalidParameter`] naming
     /// `t_end` if it equals `t0`, naming `atol` for tolerances below what `f64` resolves at the
-    /// start ([`Tolerances::check_resolvable`] at the sizes [`System::magnitude`] gives,
-    /// [`Tolerances::check_derivative_scale`]); errors of [`System::eval`].
+    /// start (at the sizes [`System::magnitude`] gives: a component with `rtol = 0` and
+    /// `atol < ε |x0_i|`, or an `atol` too small to scale `f(t0, x0)` without overflow);
+    /// errors of [`System::eval`].
     fn start<S: System<D> + ?Sized>(
         &mut self,
         system: &mut S,

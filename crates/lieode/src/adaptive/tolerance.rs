@@ -91,7 +91,7 @@ impl Tolerances {
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] naming `atol`, with the component and the state's value.
-    pub fn check_resolvable(&self, y0: &[f64]) -> Result<()> {
+    pub(crate) fn check_resolvable(&self, y0: &[f64]) -> Result<()> {
         for (i, &y) in y0.iter().enumerate() {
             let scale = self.atol(i) + self.rtol(i) * y.abs();
             if scale < MIN_RELATIVE_TOLERANCE * y.abs() {
@@ -132,7 +132,12 @@ impl Tolerances {
     /// # Errors
     /// [`Error::InvalidParameter`] naming `atol`, with the component, the time `t0`, the size of
     /// the state and the derivative.
-    pub fn check_derivative_scale(&self, magnitudes: &[f64], f0: &[f64], t0: f64) -> Result<()> {
+    pub(crate) fn check_derivative_scale(
+        &self,
+        magnitudes: &[f64],
+        f0: &[f64],
+        t0: f64,
+    ) -> Result<()> {
         let limit = f64::MAX.sqrt();
         for (i, (&m, &f)) in magnitudes.iter().zip(f0).enumerate() {
             let sk = self.atol(i) + self.rtol(i) * m;
@@ -173,7 +178,7 @@ impl Tolerances {
     /// # Errors
     /// [`Error::InvalidParameter`] naming `rtol` or `atol` when a vector has neither one nor `n`
     /// entries.
-    pub fn check_dimension(&self, n: usize) -> Result<()> {
+    pub(crate) fn check_dimension(&self, n: usize) -> Result<()> {
         for (name, v) in [("rtol", &self.rtol), ("atol", &self.atol)] {
             if v.len() != 1 && v.len() != n {
                 return Err(Error::InvalidParameter {

@@ -32,7 +32,7 @@ impl RotationalState {
     /// # Errors
     /// [`Error::NonFiniteState`] with `what` naming the state and its time.
     #[inline]
-    pub fn check_finite(&self, what: &'static str) -> Result<()> {
+    pub(crate) fn check_finite(&self, what: &'static str) -> Result<()> {
         // One branch instead of eight: 0·x is ±0 for finite x and NaN otherwise.
         let probe = self.t * 0.0
             + self.q.coords.iter().fold(0.0, |s, x| s + x * 0.0)

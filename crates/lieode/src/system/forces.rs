@@ -79,7 +79,7 @@ impl Loads {
     /// # Errors
     /// [`Error::InvalidParameter`] naming `loads` if the model resized them;
     /// [`Error::NonFiniteBody`] naming `force` or `torque`, the body and the time `t`.
-    pub fn check(&self, n: usize, t: f64) -> Result<()> {
+    pub(crate) fn check(&self, n: usize, t: f64) -> Result<()> {
         if self.forces.len() != n || self.torques.len() != n {
             return Err(Error::InvalidParameter {
                 name: "loads",
@@ -98,7 +98,7 @@ impl Loads {
     ///
     /// # Errors
     /// [`Error::NonFiniteBody`] naming `force` or `torque`, the body and the time `t`.
-    pub fn check_finite(&self, t: f64) -> Result<()> {
+    pub(crate) fn check_finite(&self, t: f64) -> Result<()> {
         for (i, (f, tau)) in self.forces.iter().zip(&self.torques).enumerate() {
             for (what, v) in [("force", f), ("torque", tau)] {
                 if !v.iter().all(|x| x.is_finite()) {
