@@ -63,7 +63,7 @@ pub use crate::rotation::{
 };
 pub use crate::stepper::{Span, Stats, Stepper, StepperInfo};
 pub use crate::system::{
-    BodyView, CatalogueSystem, EveryBody, ImprovedPcdmSystem, Loads, PcdmSystem, PerBody,
-    Rk4System, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
+    BodyModel, BodyView, CatalogueSystem, EveryBody, ImprovedPcdmSystem, Loads, PcdmSystem,
+    PerBody, Rk4System, SpiralLeapfrogSystem, SystemForces, SystemState, SystemView,
 };
 pub use crate::tableau::ButcherTableau;
