@@ -273,12 +273,7 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
             FixedStepOmega::Three(map) => {
                 leapfrog_update(c, renormalise, dt, |w| map.advance(w, tau))
             }
-            other => {
-                let (next, finite) =
-                    leapfrog_update_out_of_line(*c.q, *c.omega, renormalise, dt, other, *tau);
-                (*c.q, *c.omega) = next;
-                finite
-            }
+            other => leapfrog_update_out_of_line(c, renormalise, dt, other, *tau),
         }
     }
 
@@ -326,8 +321,8 @@ fn leapfrog_update(
     finite_rotation(q, omega)
 }
 
-/// [`leapfrog_update`] with an ω map of other than three stages, as a call (the state and the
-/// torque by value: a reference would make the hot path keep the torque in memory, and the ω update's
+/// [`leapfrog_update`] with an ω map of other than three stages, as a call (the torque by
+/// value: a reference would make the hot path keep the torque in memory, and the ω update's
 /// loads of it then straddled its stores — store-forwarding stalls that doubled SPIRAL's
 /// many-body step). The step takes ω
 /// straight into the rotor update, so the three-stage path (SSPRK3, the default) is dispatched
@@ -337,14 +332,11 @@ fn leapfrog_update(
 #[cold]
 #[inline(never)]
 fn leapfrog_update_out_of_line(
-    q: Quaternion<f64>,
-    omega: Vector3<f64>,
+    c: CarriedMut<'_, ()>,
     renormalise: bool,
     dt: f64,
     map: &FixedStepOmega,
     torque: Vector3<f64>,
-) -> ((Quaternion<f64>, Vector3<f64>), bool) {
-    let mut c = Carried::new(q, omega, ());
-    let finite = leapfrog_update(c.as_mut(), renormalise, dt, |w| map.advance(w, &torque));
-    ((c.q, c.omega), finite)
+) -> bool {
+    leapfrog_update(c, renormalise, dt, |w| map.advance(w, &torque))
 }
