@@ -319,7 +319,7 @@ impl RigidBodyMethod for MercuryDpmMethod {
             rate_row.copy_from(&w.cross(&d_row.transpose()).transpose());
         }
         let dcm = orthonormalise_columns(&(d + dt * rate));
-        let q = rotor_of(&dcm, &c.q);
+        let q = rotor_of(&dcm, c.q);
         let omega_body = dcm * w;
         c.set(q, omega_body, MercuryDpmFrame { dcm, omega_lab: w });
         finite_rotation(&q, &omega_body) && dcm.iter().chain(w.iter()).all(|x| x.is_finite())

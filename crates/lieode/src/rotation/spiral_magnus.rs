@@ -284,11 +284,11 @@ impl RigidBodyMethod for SpiralMagnusMethod {
             rate,
             curvature,
         };
-        let (q, omega) = magnus_step(body, &self.map, &c.q, &c.omega, &model, dt);
+        let (q, omega) = magnus_step(body, &self.map, c.q, c.omega, &model, dt);
         *c.q = if renormalise { normalize(&q) } else { q };
         *c.omega = omega;
         c.extra.previous = [*tau, p1];
         c.extra.known = (c.extra.known + 1).min(2);
-        finite_rotation(&c.q, &c.omega)
+        finite_rotation(c.q, c.omega)
     }
 }

@@ -485,9 +485,9 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         for stage in 0..K::START_EVALUATIONS {
             if stage > 0 {
                 let t = clock.after(stage as u64);
-                for i in 0..self.len() {
+                for (i, c) in carried.iter().enumerate() {
                     let k = &self.kinds[self.kind_of[i] as usize].1;
-                    let at = self.method.start_point(k, &carried[i], stage, dt);
+                    let at = self.method.start_point(k, c, stage, dt);
                     if !all_finite(&[&at.omega]) || !at.q.coords.iter().all(|x| x.is_finite()) {
                         return Err(Error::NonFiniteBody {
                             what: METHOD_STATE,
@@ -499,12 +499,12 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 }
                 self.evaluate(problem, t, true)?;
             }
-            for i in 0..self.len() {
+            for (i, c) in carried.iter_mut().enumerate() {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
                 let tau = body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i]);
                 // Only the leapfrog methods' half step back can overflow here: the method's own
                 // state, named before any model sees it.
-                if !(self.method).absorb_start(k, &mut carried[i], stage, &tau, dt) {
+                if !(self.method).absorb_start(k, c, stage, &tau, dt) {
                     return Err(Error::NonFiniteBody {
                         what: super::forces::METHOD_STATE_HALF_STEP,
                         body: i,
