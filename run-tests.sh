@@ -5,6 +5,10 @@
 #
 #   ./run-tests.sh
 #
+# Then the Python package (crates/lieode-python): a virtual environment under target/ gets its
+# build and test requirements from PyPI, the wheel is built with maturin and installed, and
+# pytest runs its tests, side by side with the peers (numpy-quaternion, quaternionic, SciPy).
+#
 # Adding an example means adding its line to EXAMPLES below; the script refuses an example it
 # has no line for.
 set -euo pipefail
@@ -63,4 +67,15 @@ for crate in target/package/lieode-[0-9]*.crate target/package/lieode-study-[0-9
     echo "$crate: $size bytes"
     [ "$size" -lt 2000000 ] || { echo "run-tests.sh: $crate is over 2 MB" >&2; exit 1; }
 done
+# The Python package: built into a wheel, installed into a virtual environment, tested.
+venv=target/python-venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r crates/lieode-python/requirements-test.txt
+rm -rf target/wheels
+"$venv/bin/maturin" build --release --quiet -m crates/lieode-python/Cargo.toml -o target/wheels
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
+    --no-deps target/wheels/lieode-*.whl
+"$venv/bin/python" -m pytest -q crates/lieode-python/tests
+
 echo "all tests, examples and packages passed"

@@ -1,0 +1,22 @@
+//! The Rust side of the Python package `lieode` (the extension module `lieode._lieode`, wrapped
+//! by the pure-Python package in `python/lieode`, which is what users import).
+//!
+//! Built into a wheel by maturin (`pip install ./crates/lieode-python`); its tests are Python
+//! (`crates/lieode-python/tests`), run by the repository's test command.
+
+use pyo3::prelude::*;
+
+mod angular_velocity;
+mod errors;
+
+/// The extension module.
+#[pymodule]
+fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_function(wrap_pyfunction!(
+        angular_velocity::integrate_angular_velocity,
+        m
+    )?)?;
+    m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
+    Ok(())
+}
