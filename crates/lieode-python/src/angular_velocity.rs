@@ -1,7 +1,8 @@
-//! `integrate_angular_velocity`: the orientation `R(t)` of a frame turning with a prescribed
-//! angular velocity, `Ṙ = ½ Ω(t, R) R` with `Ω` in the inertial frame (Boyle's convention and
-//! numpy-quaternion's), integrated in Rust with DOP853 (Hairer's `atol`, no `rtol`, as
-//! numpy-quaternion sets SciPy's DOP853) and a Python callable for `Ω`.
+//! The orientation `R(t)` of a frame turning with a prescribed angular velocity,
+//! `Ṙ = ½ Ω(t, R) R` with `Ω` in the inertial frame (Boyle's convention, numpy-quaternion's and
+//! quaternionic's), integrated in Rust with DOP853. `Ω` is a Python callable, or a table
+//! interpolated in Rust by a cubic spline ([`Spline`]), in which case the integration runs
+//! without the GIL and makes no Python call.
 
 use std::cell::RefCell;
 
@@ -11,12 +12,13 @@ use lieode::kinematics::{
     Attitude, Formulated, Formulation, Kinematics, Lifted, RotationProblem, Rotor,
 };
 use lieode::lie::unit_quaternion::UnitQuat;
-use lieode::stepper::{Span, Stepper};
+use lieode::stepper::{Piece, Span, Stepper};
 use nalgebra::{Const, Quaternion, SVector, Vector3};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use crate::errors::{InvalidParameterError, to_py};
+use crate::spline::Spline;
 
 /// The formulations `integrate_angular_velocity` offers: `"lifted"` integrates on the unit
 /// quaternions themselves (Munthe-Kaas lift of DOP853, so every stored rotor is unit to
@@ -27,27 +29,48 @@ pub const FORMULATIONS: [&str; 2] = ["lifted", "rotor"];
 /// The times `t` (N) and the rotors `R` (N × 4, scalar first) returned to Python.
 type TimesAndRotors<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
 
-/// The times of the accepted steps from `t0` to `t1` and the unit rotors there, scalar first,
-/// for the angular velocity `omega(t, R)` (a Python callable taking the time and the rotor as
-/// a float array `[w, x, y, z]`, returning three numbers), from the rotor `r0` (normalised;
-/// it must be finite and non-zero), with DOP853 at absolute `tolerance` in `formulation`.
+/// What the integration needs besides `Ω`: the span, the start rotor, DOP853's tolerances, the
+/// formulation and the output times (`None`: the accepted steps).
+struct Run<'a> {
+    t0: f64,
+    t1: f64,
+    q0: UnitQuat<f64>,
+    tolerances: Tolerances,
+    formulation: &'a str,
+    t_eval: Option<Vec<f64>>,
+}
+
+/// The rotor `R(t)` for the angular velocity `omega(t, R)` (a Python callable taking the time
+/// and the unit rotor as a float array `[w, x, y, z]`, returning three numbers) from `t0` to
+/// `t1`, from the rotor `r0` (normalised; finite and non-zero), with DOP853 at tolerances
+/// `atol`, `rtol` in `formulation`: at the accepted steps, or at the increasing times `t_eval`
+/// (from the dense output; they must lie in `[t0, t1]`).
 ///
 /// An exception raised by `omega` comes out unchanged; a library failure is one of the
 /// package's exceptions (`lieode.LieodeError` and its subclasses) naming the parameter and
 /// the time.
 #[pyfunction]
-#[pyo3(signature = (omega, t0, t1, r0, tolerance, formulation))]
+#[pyo3(signature = (omega, t0, t1, r0, atol, rtol, formulation, t_eval=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn integrate_angular_velocity<'py>(
     py: Python<'py>,
     omega: Bound<'py, PyAny>,
     t0: f64,
     t1: f64,
     r0: [f64; 4],
-    tolerance: f64,
+    atol: f64,
+    rtol: f64,
     formulation: &str,
+    t_eval: Option<Vec<f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
-    let q0 = start_rotor(r0)?;
-    let tolerances = Tolerances::scalar(0.0, tolerance).map_err(|e| to_py(py, e))?;
+    let run = Run {
+        t0,
+        t1,
+        q0: start_rotor(r0)?,
+        tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
+        formulation,
+        t_eval,
+    };
     // The first exception `omega` raises; the integration then sees NaN and stops.
     let failure: RefCell<Option<PyErr>> = RefCell::new(None);
     let problem = Kinematics::inertial(|t: f64, attitude: &Attitude<'_>| {
@@ -62,26 +85,154 @@ pub fn integrate_angular_velocity<'py>(
             }
         }
     });
-    let parameters = ControllerParameters::dop853();
-    let result = match formulation {
-        "lifted" => {
-            let dop853 = Dop853::new(tolerances, parameters).map_err(|e| to_py(py, e))?;
-            run(Lifted, LieStepper::new(dop853), problem, &q0, t0, t1)
-        }
-        "rotor" => {
-            let dop853 =
-                Dop853::<Const<4>>::new(tolerances, parameters).map_err(|e| to_py(py, e))?;
-            run(Rotor, VectorStepper::new(dop853), problem, &q0, t0, t1)
-        }
-        other => {
-            return Err(InvalidParameterError::new_err(format!(
-                "invalid parameter `formulation` = {other:?}: expected one of {FORMULATIONS:?}"
-            )));
-        }
-    };
+    let result = run.formulated(problem);
     if let Some(error) = failure.into_inner() {
         return Err(error);
     }
+    to_numpy(py, result)
+}
+
+/// [`integrate_angular_velocity`] for an angular velocity given as the table `(times,
+/// values)` (`N` increasing times, an `N × 3` array), interpolated by the not-a-knot cubic
+/// spline (SciPy's `CubicSpline` default). The integration releases the GIL and calls no
+/// Python.
+#[pyfunction]
+#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, t_eval=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn integrate_angular_velocity_table<'py>(
+    py: Python<'py>,
+    times: PyReadonlyArray1<'py, f64>,
+    values: PyReadonlyArray2<'py, f64>,
+    t0: f64,
+    t1: f64,
+    r0: [f64; 4],
+    atol: f64,
+    rtol: f64,
+    formulation: &str,
+    t_eval: Option<Vec<f64>>,
+) -> PyResult<TimesAndRotors<'py>> {
+    let spline = table_spline(&times, &values)?;
+    let run = Run {
+        t0,
+        t1,
+        q0: start_rotor(r0)?,
+        tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
+        formulation,
+        t_eval,
+    };
+    let result = py.detach(|| {
+        let problem = Kinematics::inertial(|t: f64, _: &Attitude<'_>| Vector3::from(spline.at(t)));
+        run.formulated(problem)
+    });
+    to_numpy(py, result)
+}
+
+/// The not-a-knot spline through a table, at the times `t_eval` (for the tests, against
+/// SciPy's `CubicSpline`).
+#[pyfunction]
+pub fn cubic_spline<'py>(
+    py: Python<'py>,
+    times: PyReadonlyArray1<'py, f64>,
+    values: PyReadonlyArray2<'py, f64>,
+    t_eval: Vec<f64>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let spline = table_spline(&times, &values)?;
+    let flat: Vec<f64> = t_eval.iter().flat_map(|&t| spline.at(t)).collect();
+    PyArray1::from_vec(py, flat).reshape([t_eval.len(), 3])
+}
+
+/// The spline of a table `(times, values)`, or an `InvalidParameterError` naming `Omega`.
+fn table_spline(
+    times: &PyReadonlyArray1<'_, f64>,
+    values: &PyReadonlyArray2<'_, f64>,
+) -> PyResult<Spline> {
+    let values = values.as_array();
+    if values.ncols() != 3 {
+        return Err(InvalidParameterError::new_err(format!(
+            "invalid parameter `Omega`: a table of angular velocities must have 3 columns, \
+             it has shape {:?}",
+            values.shape()
+        )));
+    }
+    let rows = values
+        .rows()
+        .into_iter()
+        .map(|r| [r[0], r[1], r[2]])
+        .collect();
+    Spline::new(times.as_array().to_vec(), rows).map_err(|reason| {
+        InvalidParameterError::new_err(format!("invalid parameter `Omega` (table): {reason}"))
+    })
+}
+
+impl Run<'_> {
+    /// Integrates `problem` in the run's formulation.
+    fn formulated<P: RotationProblem<0>>(
+        &self,
+        problem: P,
+    ) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)> {
+        let parameters = ControllerParameters::dop853();
+        match self.formulation {
+            "lifted" => {
+                let dop853 = Dop853::new(self.tolerances.clone(), parameters)?;
+                self.with(Lifted, LieStepper::new(dop853), problem)
+            }
+            "rotor" => {
+                let dop853 = Dop853::<Const<4>>::new(self.tolerances.clone(), parameters)?;
+                self.with(Rotor, VectorStepper::new(dop853), problem)
+            }
+            other => Err(lieode::Error::InvalidParameter {
+                name: "formulation",
+                value: format!("{other:?}"),
+                expected: format!("one of {FORMULATIONS:?}"),
+            }),
+        }
+    }
+
+    /// Integrates `problem` in `formulation` with `stepper`: the times and unit rotors of the
+    /// accepted steps, or at `t_eval`.
+    fn with<F, S, P>(
+        &self,
+        formulation: F,
+        stepper: S,
+        problem: P,
+    ) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)>
+    where
+        F: Formulation<0>,
+        P: RotationProblem<0>,
+        S: Stepper<F::Ode<P>, State = F::State>,
+        S::Segment: Piece<State = F::State>,
+    {
+        let mut formulated = Formulated::new(formulation, stepper);
+        let mut ode = formulated.ode(problem);
+        let y0 = formulated.initial_state(&self.q0, &SVector::zeros())?;
+        let span = Span::new(self.t0, self.t1)?;
+        let options = Options {
+            dense: self.t_eval.is_some(),
+            ..Options::default()
+        };
+        let solution = integrate(&mut formulated, &mut ode, &y0, &span, options)?;
+        match &self.t_eval {
+            None => {
+                let rotors = (formulated.rotors(&solution).iter())
+                    .map(|q| *q.quaternion())
+                    .collect();
+                Ok((solution.times, rotors))
+            }
+            Some(times) => {
+                let rotors = (times.iter())
+                    .map(|&t| Ok(*formulated.at(&solution, t)?.0.quaternion()))
+                    .collect::<lieode::Result<_>>()?;
+                Ok((times.clone(), rotors))
+            }
+        }
+    }
+}
+
+/// The run's times and rotors as numpy arrays, or its error as the package's exception.
+fn to_numpy<'py>(
+    py: Python<'py>,
+    result: lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)>,
+) -> PyResult<TimesAndRotors<'py>> {
     let (times, rotors) = result.map_err(|e| to_py(py, e))?;
     let n = times.len();
     let flat: Vec<f64> = rotors.iter().flat_map(|q| [q.w, q.i, q.j, q.k]).collect();
@@ -91,18 +242,17 @@ pub fn integrate_angular_velocity<'py>(
 
 /// `r0` as a unit rotor.
 fn start_rotor(r0: [f64; 4]) -> PyResult<UnitQuat<f64>> {
-    let q = Quaternion::new(r0[0], r0[1], r0[2], r0[3]);
-    let norm = q.norm();
-    if !(norm.is_finite() && norm > 0.0) {
-        return Err(InvalidParameterError::new_err(format!(
-            "invalid parameter `R0` = {r0:?}: expected a finite non-zero rotor"
-        )));
-    }
-    UnitQuat::from_quaternion(q / norm).map_err(|_| {
+    let invalid = || {
         InvalidParameterError::new_err(format!(
             "invalid parameter `R0` = {r0:?}: expected a finite non-zero rotor"
         ))
-    })
+    };
+    let q = Quaternion::new(r0[0], r0[1], r0[2], r0[3]);
+    let norm = q.norm();
+    if !(norm.is_finite() && norm > 0.0) {
+        return Err(invalid());
+    }
+    UnitQuat::from_quaternion(q / norm).map_err(|_| invalid())
 }
 
 /// `omega(t, R)` for the orientation `attitude`, as a vector of three finite-or-not numbers.
@@ -118,30 +268,4 @@ fn call_omega(
     let value = omega.call1((t, r))?;
     let [x, y, z]: [f64; 3] = value.extract()?;
     Ok(Vector3::new(x, y, z))
-}
-
-/// Integrates `problem` in `formulation` with `stepper` from `q0` at `t0` to `t1`: the times
-/// and unit rotors of the accepted steps.
-fn run<F, S, P>(
-    formulation: F,
-    stepper: S,
-    problem: P,
-    q0: &UnitQuat<f64>,
-    t0: f64,
-    t1: f64,
-) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)>
-where
-    F: Formulation<0>,
-    P: RotationProblem<0>,
-    S: Stepper<F::Ode<P>, State = F::State>,
-{
-    let mut formulated = Formulated::new(formulation, stepper);
-    let mut ode = formulated.ode(problem);
-    let y0 = formulated.initial_state(q0, &SVector::zeros())?;
-    let span = Span::new(t0, t1)?;
-    let solution = integrate(&mut formulated, &mut ode, &y0, &span, Options::default())?;
-    let rotors = (formulated.rotors(&solution).iter())
-        .map(|q| *q.quaternion())
-        .collect();
-    Ok((solution.times, rotors))
 }

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 mod angular_velocity;
 mod errors;
+mod spline;
 
 /// The extension module.
 #[pymodule]
@@ -17,6 +18,11 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         angular_velocity::integrate_angular_velocity,
         m
     )?)?;
+    m.add_function(wrap_pyfunction!(
+        angular_velocity::integrate_angular_velocity_table,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(angular_velocity::cubic_spline, m)?)?;
     m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
     Ok(())
 }

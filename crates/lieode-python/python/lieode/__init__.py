@@ -1,7 +1,9 @@
 """lieode: integrators on Lie groups, from Rust.
 
-``integrate_angular_velocity`` is a drop-in for numpy-quaternion's function of that name: the
-orientation of a frame turning with a prescribed angular velocity, integrated in Rust.
+``integrate_angular_velocity`` and ``from_angular_velocity`` are drop-ins for
+numpy-quaternion's and quaternionic's functions of those names: the orientation of a frame
+turning with a prescribed angular velocity, integrated in Rust (a tabulated angular velocity
+is interpolated in Rust too).
 """
 
 from ._lieode import (
@@ -11,7 +13,7 @@ from ._lieode import (
     LieodeError,
     NonFiniteError,
 )
-from ._angular_velocity import integrate_angular_velocity
+from ._angular_velocity import from_angular_velocity, integrate_angular_velocity
 
 __all__ = [
     "FORMULATIONS",
@@ -19,5 +21,6 @@ __all__ = [
     "InvalidParameterError",
     "LieodeError",
     "NonFiniteError",
+    "from_angular_velocity",
     "integrate_angular_velocity",
 ]

@@ -1,10 +1,15 @@
-"""The drop-in for numpy-quaternion's ``integrate_angular_velocity``."""
+"""The drop-ins for numpy-quaternion's ``integrate_angular_velocity`` and quaternionic's
+``array.from_angular_velocity``."""
 
 import inspect
 
 import numpy as np
 
 from . import _lieode
+
+# The relative tolerance both peers give SciPy for tabulated angular velocities (and
+# quaternionic for callables too).
+_PEER_RTOL = 100 * np.finfo(float).eps
 
 
 def _as_rotor(R0):
@@ -48,11 +53,16 @@ def integrate_angular_velocity(
 
     Parameters
     ----------
-    Omega : callable
+    Omega : callable or (t, v) tuple
         ``Omega(t)`` or ``Omega(t, R)`` returning the angular velocity (three numbers); ``R``
         is the current unit rotor as four floats, scalar first. Which of the two is told from
         the signature (or, for callables without one, by trying ``Omega(t0, R0)`` first, as
-        numpy-quaternion does).
+        numpy-quaternion does). Or a table ``(t, v)`` of ``N`` increasing times and an
+        ``(N, 3)`` array, interpolated by the not-a-knot cubic spline (SciPy's
+        ``CubicSpline``) in Rust, without the GIL and without any Python call; as
+        numpy-quaternion does for a table, the integration then runs over the table's times
+        (``t0`` and ``t1`` are not used), returns the rotors at those times and uses
+        ``rtol = 100 ε`` besides ``tolerance``.
     t0, t1 : float
         The start and end times.
     R0 : optional
@@ -78,12 +88,21 @@ def integrate_angular_velocity(
     Any exception ``Omega`` raises, unchanged; ``lieode.LieodeError`` subclasses naming the
     parameter and the time for the library's failures.
     """
-    if not callable(Omega):
-        raise TypeError(
-            "Omega must be a callable Omega(t) or Omega(t, R); a tabulated (t, v) is not "
-            "supported by this function yet"
-        )
     r0 = _as_rotor(R0)
+    if not callable(Omega):
+        try:
+            t_Omega, v = Omega
+        except (TypeError, ValueError):
+            raise TypeError(
+                "Omega must be a callable Omega(t) or Omega(t, R), or a table (t, v)"
+            ) from None
+        times = np.ascontiguousarray(t_Omega, dtype=float)
+        values = np.ascontiguousarray(v, dtype=float)
+        t, R = _lieode.integrate_angular_velocity_table(
+            times, values, float(times[0]), float(times[-1]), r0, float(tolerance),
+            _PEER_RTOL, formulation, list(times),
+        )
+        return t, _as_numpy_quaternion(R, as_float)
     takes_orientation = _takes_orientation(Omega)
     if takes_orientation is None:
         try:
@@ -93,12 +112,83 @@ def integrate_angular_velocity(
             takes_orientation = False
     omega = Omega if takes_orientation else (lambda t, R: Omega(t))
     t, R = _lieode.integrate_angular_velocity(
-        omega, float(t0), float(t1), r0, float(tolerance), formulation
+        omega, float(t0), float(t1), r0, float(tolerance), 0.0, formulation
     )
+    return t, _as_numpy_quaternion(R, as_float)
+
+
+def _as_numpy_quaternion(R, as_float):
+    """``R`` as a numpy-quaternion array if that package is installed and not ``as_float``."""
     if not as_float:
         try:
             import quaternion
         except ImportError:
-            return t, R
-        return t, quaternion.as_quat_array(R)
-    return t, R
+            return R
+        return quaternion.as_quat_array(R)
+    return R
+
+
+def from_angular_velocity(
+    omega, t, R0=None, tolerance=1e-12, *, formulation="lifted", as_float=False
+):
+    """The rotors at the times ``t`` of the frame with ``dR/dt = ½ ω R`` (``ω`` in the inertial
+    frame), as quaternionic's ``array.from_angular_velocity``: DOP853 from ``t[0]`` to
+    ``t[-1]`` with absolute tolerance ``tolerance`` and relative tolerance ``100 ε``, the
+    rotors at ``t`` from its dense output.
+
+    Parameters
+    ----------
+    omega : callable or (N, 3) array_like
+        ``omega(R, t)`` (quaternionic's order: the rotor first, a quaternionic array if
+        quaternionic is installed, else four floats) returning the angular velocity; or the
+        angular velocity at the times ``t``, interpolated by the not-a-knot cubic spline in
+        Rust (no Python call during the integration).
+    t : (N,) array_like
+        Increasing times: the span and the output times.
+    R0 : optional
+        The start rotor (quaternionic array, numpy-quaternion quaternion or four floats,
+        scalar first; normalised). Defaults to the identity.
+    tolerance : float
+        DOP853's absolute tolerance.
+    formulation : str
+        ``"lifted"`` (default, unit rotors to round-off) or ``"rotor"`` (the four components,
+        as quaternionic integrates; normalised on output).
+    as_float : bool
+        Return an ``(N, 4)`` float array even when quaternionic is installed.
+
+    Returns
+    -------
+    A quaternionic array of ``N`` rotors if quaternionic is installed and ``as_float`` is
+    false, else an ``(N, 4)`` float array, scalar first.
+    """
+    times = np.ascontiguousarray(t, dtype=float)
+    if times.ndim != 1 or times.size < 2:
+        raise _lieode.InvalidParameterError(
+            f"invalid parameter `t` of shape {times.shape}: expected at least two times"
+        )
+    r0 = _as_rotor(R0)
+    span = (float(times[0]), float(times[-1]))
+    if callable(omega):
+        try:
+            import quaternionic
+        except ImportError:
+            quaternionic = None
+
+        def omega_tr(t, R):
+            return omega(quaternionic.array(R) if quaternionic else R, t)
+
+        _, R = _lieode.integrate_angular_velocity(
+            omega_tr, *span, r0, float(tolerance), _PEER_RTOL, formulation, list(times)
+        )
+    else:
+        values = np.ascontiguousarray(omega, dtype=float)
+        _, R = _lieode.integrate_angular_velocity_table(
+            times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, list(times)
+        )
+    if not as_float:
+        try:
+            import quaternionic
+        except ImportError:
+            return R
+        return quaternionic.array(R)
+    return R
