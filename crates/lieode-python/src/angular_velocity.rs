@@ -63,14 +63,7 @@ pub fn integrate_angular_velocity<'py>(
     formulation: &str,
     t_eval: Option<Vec<f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
-    let run = Run {
-        t0,
-        t1,
-        q0: start_rotor(r0)?,
-        tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
-        formulation,
-        t_eval,
-    };
+    let run = Run::new(py, (t0, t1), r0, (atol, rtol), formulation, t_eval)?;
     // The first exception `omega` raises; the integration then sees NaN and stops.
     let failure: RefCell<Option<PyErr>> = RefCell::new(None);
     let problem = Kinematics::inertial(|t: f64, attitude: &Attitude<'_>| {
@@ -112,14 +105,7 @@ pub fn integrate_angular_velocity_table<'py>(
     t_eval: Option<Vec<f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
     let spline = table_spline(&times, &values)?;
-    let run = Run {
-        t0,
-        t1,
-        q0: start_rotor(r0)?,
-        tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
-        formulation,
-        t_eval,
-    };
+    let run = Run::new(py, (t0, t1), r0, (atol, rtol), formulation, t_eval)?;
     let result = py.detach(|| {
         let problem = Kinematics::inertial(|t: f64, _: &Attitude<'_>| Vector3::from(spline.at(t)));
         run.formulated(problem)
@@ -164,7 +150,26 @@ fn table_spline(
     })
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// The run over `span` from the rotor `r0` with DOP853's `(atol, rtol)`.
+    fn new(
+        py: Python<'_>,
+        span: (f64, f64),
+        r0: [f64; 4],
+        (atol, rtol): (f64, f64),
+        formulation: &'a str,
+        t_eval: Option<Vec<f64>>,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            t0: span.0,
+            t1: span.1,
+            q0: start_rotor(r0)?,
+            tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
+            formulation,
+            t_eval,
+        })
+    }
+
     /// Integrates `problem` in the run's formulation.
     fn formulated<P: RotationProblem<0>>(
         &self,
