@@ -77,5 +77,7 @@ rm -rf target/wheels
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
     --no-deps target/wheels/lieode-*.whl
 "$venv/bin/python" -m pytest -q crates/lieode-python/tests
+# The Python examples, small but complete.
+"$venv/bin/python" crates/lieode-python/examples/precessing_binary.py --t-end 50 | tail -n 1
 
 echo "all tests, examples and packages passed"
