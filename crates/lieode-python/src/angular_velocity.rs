@@ -6,10 +6,15 @@
 
 use std::cell::RefCell;
 
-use lieode::adaptive::{ControllerParameters, Dop853, LieStepper, Tolerances, VectorStepper};
+use lieode::adaptive::{
+    ControllerParameters, Dop853, Dopri5, LieStepper, Odex, OdexParameters, Tolerances,
+    VectorStepper,
+};
+use lieode::body::Frame;
 use lieode::integrate::{Options, integrate};
 use lieode::kinematics::{
-    Attitude, Formulated, Formulation, Kinematics, Lifted, RotationProblem, Rotor,
+    Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Lifted,
+    RotationProblem, Rotor, TwoFrameVectors,
 };
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::stepper::{Piece, Span, Stepper};
@@ -20,11 +25,29 @@ use pyo3::prelude::*;
 use crate::errors::{InvalidParameterError, to_py};
 use crate::spline::Spline;
 
-/// The formulations `integrate_angular_velocity` offers: `"lifted"` integrates on the unit
-/// quaternions themselves (Munthe-Kaas lift of DOP853, so every stored rotor is unit to
-/// round-off), `"rotor"` integrates the four components of `R` as a vector (what
-/// numpy-quaternion and quaternionic do; the stored rotors are normalised on output).
-pub const FORMULATIONS: [&str; 2] = ["lifted", "rotor"];
+/// The formulations offered (Boyle 2017 and the Lie-group lift):
+///
+/// | name | integrates | components |
+/// |---|---|---|
+/// | `"lifted"` | the unit quaternion itself (the method lifted to the group: every rotor unit to round-off) | 3 (algebra) |
+/// | `"rotor"` | the rotor's four components (what numpy-quaternion and quaternionic do; normalised on output) | 4 |
+/// | `"generator"` | the generator `r` of `R = exp(r)` | 3 |
+/// | `"reset_generator"` | the generator, reset to `|r| < π/2` after every step | 3 |
+/// | `"frame_vectors"` | the three frame vectors | 9 |
+/// | `"two_frame_vectors"` | two frame vectors (the third their cross product) | 6 |
+pub const FORMULATIONS: [&str; 6] = [
+    "lifted",
+    "rotor",
+    "generator",
+    "reset_generator",
+    "frame_vectors",
+    "two_frame_vectors",
+];
+
+/// The adaptive methods offered: Dormand–Prince 5(4) and 8(5,3), and Hairer's extrapolation
+/// method ODEX (each as in Hairer's codes; `ControllerParameters::dopri5`/`dop853`,
+/// `OdexParameters::default`).
+pub const METHODS: [&str; 3] = ["dop853", "dopri5", "odex"];
 
 /// The times `t` (N) and the rotors `R` (N × 4, scalar first) returned to Python.
 type TimesAndRotors<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
@@ -37,6 +60,7 @@ struct Run<'a> {
     q0: UnitQuat<f64>,
     tolerances: Tolerances,
     formulation: &'a str,
+    method: &'a str,
     t_eval: Option<Vec<f64>>,
 }
 
@@ -50,7 +74,7 @@ struct Run<'a> {
 /// package's exceptions (`lieode.LieodeError` and its subclasses) naming the parameter and
 /// the time.
 #[pyfunction]
-#[pyo3(signature = (omega, t0, t1, r0, atol, rtol, formulation, t_eval=None))]
+#[pyo3(signature = (omega, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn integrate_angular_velocity<'py>(
     py: Python<'py>,
@@ -61,12 +85,22 @@ pub fn integrate_angular_velocity<'py>(
     atol: f64,
     rtol: f64,
     formulation: &str,
+    method: &str,
+    frame: &str,
     t_eval: Option<Vec<f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
-    let run = Run::new(py, (t0, t1), r0, (atol, rtol), formulation, t_eval)?;
+    let frame = parse_frame(frame)?;
+    let run = Run::new(
+        py,
+        (t0, t1),
+        r0,
+        (atol, rtol),
+        (formulation, method),
+        t_eval,
+    )?;
     // The first exception `omega` raises; the integration then sees NaN and stops.
     let failure: RefCell<Option<PyErr>> = RefCell::new(None);
-    let problem = Kinematics::inertial(|t: f64, attitude: &Attitude<'_>| {
+    let problem = kinematics(frame, |t: f64, attitude: &Attitude<'_>| {
         if failure.borrow().is_some() {
             return Vector3::repeat(f64::NAN);
         }
@@ -90,7 +124,7 @@ pub fn integrate_angular_velocity<'py>(
 /// spline (SciPy's `CubicSpline` default). The integration releases the GIL and calls no
 /// Python.
 #[pyfunction]
-#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, t_eval=None))]
+#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn integrate_angular_velocity_table<'py>(
     py: Python<'py>,
@@ -102,12 +136,24 @@ pub fn integrate_angular_velocity_table<'py>(
     atol: f64,
     rtol: f64,
     formulation: &str,
+    method: &str,
+    frame: &str,
     t_eval: Option<Vec<f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
+    let frame = parse_frame(frame)?;
     let spline = table_spline(&times, &values)?;
-    let run = Run::new(py, (t0, t1), r0, (atol, rtol), formulation, t_eval)?;
+    let run = Run::new(
+        py,
+        (t0, t1),
+        r0,
+        (atol, rtol),
+        (formulation, method),
+        t_eval,
+    )?;
     let result = py.detach(|| {
-        let problem = Kinematics::inertial(|t: f64, _: &Attitude<'_>| Vector3::from(spline.at(t)));
+        let problem = kinematics(frame, |t: f64, _: &Attitude<'_>| {
+            Vector3::from(spline.at(t))
+        });
         run.formulated(problem)
     });
     to_numpy(py, result)
@@ -157,7 +203,7 @@ impl<'a> Run<'a> {
         span: (f64, f64),
         r0: [f64; 4],
         (atol, rtol): (f64, f64),
-        formulation: &'a str,
+        (formulation, method): (&'a str, &'a str),
         t_eval: Option<Vec<f64>>,
     ) -> PyResult<Self> {
         Ok(Self {
@@ -166,25 +212,62 @@ impl<'a> Run<'a> {
             q0: start_rotor(r0)?,
             tolerances: Tolerances::scalar(rtol, atol).map_err(|e| to_py(py, e))?,
             formulation,
+            method,
             t_eval,
         })
     }
 
-    /// Integrates `problem` in the run's formulation.
+    /// Integrates `problem` in the run's formulation with the run's method.
     fn formulated<P: RotationProblem<0>>(
         &self,
         problem: P,
     ) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)> {
-        let parameters = ControllerParameters::dop853();
+        // The method `$m` on `$dim` components, then `$body` with it.
+        macro_rules! with_method {
+            ($dim:literal, |$m:ident| $body:expr) => {{
+                let tolerances = self.tolerances.clone();
+                match self.method {
+                    "dop853" => {
+                        let $m =
+                            Dop853::<Const<$dim>>::new(tolerances, ControllerParameters::dop853())?;
+                        $body
+                    }
+                    "dopri5" => {
+                        let $m =
+                            Dopri5::<Const<$dim>>::new(tolerances, ControllerParameters::dopri5())?;
+                        $body
+                    }
+                    "odex" => {
+                        let $m = Odex::<Const<$dim>>::new(tolerances, OdexParameters::default())?;
+                        $body
+                    }
+                    other => Err(lieode::Error::InvalidParameter {
+                        name: "method",
+                        value: format!("{other:?}"),
+                        expected: format!("one of {METHODS:?}"),
+                    }),
+                }
+            }};
+        }
         match self.formulation {
-            "lifted" => {
-                let dop853 = Dop853::new(self.tolerances.clone(), parameters)?;
-                self.with(Lifted, LieStepper::new(dop853), problem)
+            "lifted" => with_method!(3, |m| self.with(Lifted, LieStepper::new(m), problem)),
+            "rotor" => with_method!(4, |m| self.with(Rotor, VectorStepper::new(m), problem)),
+            "generator" => with_method!(3, |m| {
+                self.with(Generator::plain(), VectorStepper::new(m), problem)
+            }),
+            "reset_generator" => with_method!(3, |m| {
+                self.with(Generator::reset(), VectorStepper::new(m), problem)
+            }),
+            "frame_vectors" => {
+                with_method!(9, |m| self.with(
+                    FrameVectors,
+                    VectorStepper::new(m),
+                    problem
+                ))
             }
-            "rotor" => {
-                let dop853 = Dop853::<Const<4>>::new(self.tolerances.clone(), parameters)?;
-                self.with(Rotor, VectorStepper::new(dop853), problem)
-            }
+            "two_frame_vectors" => with_method!(6, |m| {
+                self.with(TwoFrameVectors::new(), VectorStepper::new(m), problem)
+            }),
             other => Err(lieode::Error::InvalidParameter {
                 name: "formulation",
                 value: format!("{other:?}"),
@@ -243,6 +326,29 @@ fn to_numpy<'py>(
     let flat: Vec<f64> = rotors.iter().flat_map(|q| [q.w, q.i, q.j, q.k]).collect();
     let rotors = PyArray1::from_vec(py, flat).reshape([n, 4])?;
     Ok((PyArray1::from_vec(py, times), rotors))
+}
+
+/// The frame `Ω` is given in: `"inertial"` (`Ṙ = ½ Ω R`, the peers' convention) or `"body"`
+/// (`Ṙ = ½ R Ω_b`).
+fn parse_frame(frame: &str) -> PyResult<Frame> {
+    match frame {
+        "inertial" => Ok(Frame::Lab),
+        "body" => Ok(Frame::Body),
+        other => Err(InvalidParameterError::new_err(format!(
+            "invalid parameter `frame` = {other:?}: expected \"inertial\" or \"body\""
+        ))),
+    }
+}
+
+/// The kinematics of `omega` given in `frame`.
+fn kinematics<W>(frame: Frame, omega: W) -> Kinematics<W>
+where
+    W: FnMut(f64, &Attitude<'_>) -> Vector3<f64>,
+{
+    match frame {
+        Frame::Body => Kinematics::body(omega),
+        _ => Kinematics::inertial(omega),
+    }
 }
 
 /// `r0` as a unit rotor.

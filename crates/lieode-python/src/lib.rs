@@ -24,5 +24,6 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?)?;
     m.add_function(wrap_pyfunction!(angular_velocity::cubic_spline, m)?)?;
     m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
+    m.add("METHODS", angular_velocity::METHODS.to_vec())?;
     Ok(())
 }

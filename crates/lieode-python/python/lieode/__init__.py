@@ -8,6 +8,7 @@ is interpolated in Rust too).
 
 from ._lieode import (
     FORMULATIONS,
+    METHODS,
     IntegrationError,
     InvalidParameterError,
     LieodeError,
@@ -17,6 +18,7 @@ from ._angular_velocity import from_angular_velocity, integrate_angular_velocity
 
 __all__ = [
     "FORMULATIONS",
+    "METHODS",
     "IntegrationError",
     "InvalidParameterError",
     "LieodeError",

@@ -12,9 +12,9 @@ from . import _lieode
 _PEER_RTOL = 100 * np.finfo(float).eps
 
 
-def _as_rotor(R0):
+def _as_rotor(R0, scalar_first=True):
     """``R0`` (None, a numpy-quaternion quaternion, a quaternionic array or four floats,
-    scalar first) as four floats."""
+    scalar first, or scalar last if not ``scalar_first``) as four floats, scalar first."""
     if R0 is None:
         return [1.0, 0.0, 0.0, 0.0]
     components = getattr(R0, "components", None)  # numpy-quaternion's quaternion
@@ -22,9 +22,23 @@ def _as_rotor(R0):
     if values.shape != (4,):
         raise _lieode.InvalidParameterError(
             f"invalid parameter `R0` of shape {values.shape}: expected one rotor of four "
-            "components, scalar first"
+            "components"
         )
+    if not scalar_first and components is None:
+        values = np.roll(values, 1)
     return [float(v) for v in values]
+
+
+def _check_choice(name, value, choices):
+    if value not in choices:
+        raise _lieode.InvalidParameterError(
+            f"invalid parameter `{name}` = {value!r}: expected one of {list(choices)}"
+        )
+
+
+def _floats(R, scalar_first):
+    """Float rotors (N, 4), scalar first, in the order asked for."""
+    return R if scalar_first else np.roll(R, -1, axis=1)
 
 
 def _takes_orientation(Omega):
@@ -45,7 +59,8 @@ def _takes_orientation(Omega):
 
 
 def integrate_angular_velocity(
-    Omega, t0, t1, R0=None, tolerance=1e-12, *, formulation="lifted", as_float=False
+    Omega, t0, t1, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
+    frame="inertial", scalar_first=True, as_float=False,
 ):
     """The frame ``R(t)`` with ``dR/dt = ½ Ω(t, R) R`` from ``t0`` to ``t1`` (``Ω`` in the
     inertial frame), at the accepted steps of DOP853 with absolute tolerance ``tolerance``
@@ -71,9 +86,19 @@ def integrate_angular_velocity(
     tolerance : float
         DOP853's absolute tolerance.
     formulation : str
-        ``"lifted"`` (default): DOP853 lifted to the unit quaternions, every rotor unit to
-        round-off. ``"rotor"``: DOP853 on the four components, as numpy-quaternion does (the
-        returned rotors are normalised).
+        What is integrated (``lieode.FORMULATIONS``): ``"lifted"`` (default, the method lifted
+        to the unit quaternions, every rotor unit to round-off; the most accurate per
+        evaluation in the package's measurements), ``"rotor"`` (the four components, as
+        numpy-quaternion does; normalised on output), ``"generator"``, ``"reset_generator"``,
+        ``"frame_vectors"``, ``"two_frame_vectors"`` (Boyle 2017).
+    method : str
+        ``"dop853"`` (default, as the peer), ``"dopri5"`` or ``"odex"`` (``lieode.METHODS``).
+    frame : str
+        ``"inertial"`` (default, ``dR/dt = ½ Ω R``, the peers' convention) or ``"body"``
+        (``dR/dt = ½ R Ω_b``).
+    scalar_first : bool
+        ``False`` for SciPy ``Rotation`` users: ``R0`` (as floats) and the returned float
+        rotors are scalar last, and ``R`` is returned as floats.
     as_float : bool
         Return ``R`` as an ``(N, 4)`` float array even when numpy-quaternion is installed.
 
@@ -88,7 +113,11 @@ def integrate_angular_velocity(
     Any exception ``Omega`` raises, unchanged; ``lieode.LieodeError`` subclasses naming the
     parameter and the time for the library's failures.
     """
-    r0 = _as_rotor(R0)
+    _check_choice("formulation", formulation, _lieode.FORMULATIONS)
+    _check_choice("method", method, _lieode.METHODS)
+    _check_choice("frame", frame, ("inertial", "body"))
+    r0 = _as_rotor(R0, scalar_first)
+    as_float = as_float or not scalar_first
     if not callable(Omega):
         try:
             t_Omega, v = Omega
@@ -100,9 +129,9 @@ def integrate_angular_velocity(
         values = np.ascontiguousarray(v, dtype=float)
         t, R = _lieode.integrate_angular_velocity_table(
             times, values, float(times[0]), float(times[-1]), r0, float(tolerance),
-            _PEER_RTOL, formulation, list(times),
+            _PEER_RTOL, formulation, method, frame, list(times),
         )
-        return t, _as_numpy_quaternion(R, as_float)
+        return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
     takes_orientation = _takes_orientation(Omega)
     if takes_orientation is None:
         try:
@@ -112,9 +141,9 @@ def integrate_angular_velocity(
             takes_orientation = False
     omega = Omega if takes_orientation else (lambda t, R: Omega(t))
     t, R = _lieode.integrate_angular_velocity(
-        omega, float(t0), float(t1), r0, float(tolerance), 0.0, formulation
+        omega, float(t0), float(t1), r0, float(tolerance), 0.0, formulation, method, frame
     )
-    return t, _as_numpy_quaternion(R, as_float)
+    return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
 
 
 def _as_numpy_quaternion(R, as_float):
@@ -129,7 +158,8 @@ def _as_numpy_quaternion(R, as_float):
 
 
 def from_angular_velocity(
-    omega, t, R0=None, tolerance=1e-12, *, formulation="lifted", as_float=False
+    omega, t, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
+    frame="inertial", scalar_first=True, as_float=False,
 ):
     """The rotors at the times ``t`` of the frame with ``dR/dt = ½ ω R`` (``ω`` in the inertial
     frame), as quaternionic's ``array.from_angular_velocity``: DOP853 from ``t[0]`` to
@@ -150,9 +180,8 @@ def from_angular_velocity(
         scalar first; normalised). Defaults to the identity.
     tolerance : float
         DOP853's absolute tolerance.
-    formulation : str
-        ``"lifted"`` (default, unit rotors to round-off) or ``"rotor"`` (the four components,
-        as quaternionic integrates; normalised on output).
+    formulation, method, frame, scalar_first
+        As for ``integrate_angular_velocity``.
     as_float : bool
         Return an ``(N, 4)`` float array even when quaternionic is installed.
 
@@ -166,7 +195,11 @@ def from_angular_velocity(
         raise _lieode.InvalidParameterError(
             f"invalid parameter `t` of shape {times.shape}: expected at least two times"
         )
-    r0 = _as_rotor(R0)
+    _check_choice("formulation", formulation, _lieode.FORMULATIONS)
+    _check_choice("method", method, _lieode.METHODS)
+    _check_choice("frame", frame, ("inertial", "body"))
+    r0 = _as_rotor(R0, scalar_first)
+    as_float = as_float or not scalar_first
     span = (float(times[0]), float(times[-1]))
     if callable(omega):
         try:
@@ -178,13 +211,16 @@ def from_angular_velocity(
             return omega(quaternionic.array(R) if quaternionic else R, t)
 
         _, R = _lieode.integrate_angular_velocity(
-            omega_tr, *span, r0, float(tolerance), _PEER_RTOL, formulation, list(times)
+            omega_tr, *span, r0, float(tolerance), _PEER_RTOL, formulation, method, frame,
+            list(times),
         )
     else:
         values = np.ascontiguousarray(omega, dtype=float)
         _, R = _lieode.integrate_angular_velocity_table(
-            times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, list(times)
+            times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, method,
+            frame, list(times),
         )
+    R = _floats(R, scalar_first)
     if not as_float:
         try:
             import quaternionic
