@@ -5,13 +5,14 @@
 //! without the GIL and makes no Python call.
 
 use std::cell::RefCell;
+use std::sync::Mutex;
 
 use lieode::adaptive::{
     ControllerParameters, Dop853, Dopri5, LieStepper, Odex, OdexParameters, Tolerances,
     VectorStepper,
 };
 use lieode::body::Frame;
-use lieode::integrate::{Options, integrate};
+use lieode::integrate::{Observer, Options, integrate};
 use lieode::kinematics::{
     Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Lifted,
     RotationProblem, Rotor, TwoFrameVectors,
@@ -62,6 +63,40 @@ struct Run<'a> {
     formulation: &'a str,
     method: &'a str,
     t_eval: Option<Vec<f64>>,
+    /// A signal's exception (Ctrl-C: `KeyboardInterrupt`) that stopped the run (a mutex: the
+    /// table's run is on no Python thread state, and the check takes the GIL from inside it).
+    interrupted: Mutex<Option<PyErr>>,
+}
+
+/// Checks for signals (Ctrl-C) between steps, every [`SignalCheck::EVERY`] steps, taking the
+/// GIL for the check only: a Python exception from a signal handler stops the run.
+struct SignalCheck<'r> {
+    interrupted: &'r Mutex<Option<PyErr>>,
+}
+
+impl SignalCheck<'_> {
+    /// Steps between two checks (a check takes the GIL: about a microsecond).
+    const EVERY: usize = 64;
+}
+
+impl<S> Observer<S> for SignalCheck<'_> {
+    fn wants(&self, step: usize) -> bool {
+        step.is_multiple_of(Self::EVERY)
+    }
+
+    fn observe(&mut self, _step: usize, t: f64, _state: &S) -> lieode::Result<()> {
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                *self.interrupted.lock().unwrap_or_else(|p| p.into_inner()) = Some(error);
+                // Stops the run; the caller raises the signal's exception instead.
+                Err(lieode::Error::NonFiniteState {
+                    what: "interrupted run",
+                    t,
+                })
+            }
+        }
+    }
 }
 
 /// The rotor `R(t)` for the angular velocity `omega(t, R)` (a Python callable taking the time
@@ -116,13 +151,14 @@ pub fn integrate_angular_velocity<'py>(
     if let Some(error) = failure.into_inner() {
         return Err(error);
     }
-    to_numpy(py, result)
+    to_numpy(py, run.outcome(result)?)
 }
 
 /// [`integrate_angular_velocity`] for an angular velocity given as the table `(times,
 /// values)` (`N` increasing times, an `N × 3` array), interpolated by the not-a-knot cubic
 /// spline (SciPy's `CubicSpline` default). The integration releases the GIL and calls no
-/// Python.
+/// Python; it takes the GIL every 64 steps to check for signals, so that Ctrl-C stops it with
+/// `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None))]
 #[allow(clippy::too_many_arguments)]
@@ -138,9 +174,10 @@ pub fn integrate_angular_velocity_table<'py>(
     formulation: &str,
     method: &str,
     frame: &str,
-    t_eval: Option<Vec<f64>>,
+    t_eval: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<TimesAndRotors<'py>> {
     let frame = parse_frame(frame)?;
+    let t_eval = t_eval.map(|t| t.as_array().to_vec());
     let spline = table_spline(&times, &values)?;
     let run = Run::new(
         py,
@@ -156,7 +193,7 @@ pub fn integrate_angular_velocity_table<'py>(
         });
         run.formulated(problem)
     });
-    to_numpy(py, result)
+    to_numpy(py, run.outcome(result)?)
 }
 
 /// The not-a-knot spline through a table, at the times `t_eval` (for the tests, against
@@ -166,9 +203,10 @@ pub fn cubic_spline<'py>(
     py: Python<'py>,
     times: PyReadonlyArray1<'py, f64>,
     values: PyReadonlyArray2<'py, f64>,
-    t_eval: Vec<f64>,
+    t_eval: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let spline = table_spline(&times, &values)?;
+    let t_eval = t_eval.as_array();
     let flat: Vec<f64> = t_eval.iter().flat_map(|&t| spline.at(t)).collect();
     PyArray1::from_vec(py, flat).reshape([t_eval.len(), 3])
 }
@@ -214,7 +252,20 @@ impl<'a> Run<'a> {
             formulation,
             method,
             t_eval,
+            interrupted: Mutex::new(None),
         })
+    }
+
+    /// The run's result, or the exception of a signal that stopped it.
+    fn outcome<T>(self, result: lieode::Result<T>) -> Result<lieode::Result<T>, PyErr> {
+        match self
+            .interrupted
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+        {
+            Some(error) => Err(error),
+            None => Ok(result),
+        }
     }
 
     /// Integrates `problem` in the run's formulation with the run's method.
@@ -294,8 +345,12 @@ impl<'a> Run<'a> {
         let mut ode = formulated.ode(problem);
         let y0 = formulated.initial_state(&self.q0, &SVector::zeros())?;
         let span = Span::new(self.t0, self.t1)?;
+        let mut signals = SignalCheck {
+            interrupted: &self.interrupted,
+        };
         let options = Options {
             dense: self.t_eval.is_some(),
+            observers: vec![&mut signals],
             ..Options::default()
         };
         let solution = integrate(&mut formulated, &mut ode, &y0, &span, options)?;

@@ -13,6 +13,9 @@ mod spline;
 /// The extension module.
 #[pymodule]
 fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // rust-numpy loads numpy's C API on first use, running Python code; loaded here, at import,
+    // so that no later call (say one a Ctrl-C lands in) can fail to load it.
+    numpy::PyArray1::<f64>::zeros(m.py(), 0, false);
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(
         angular_velocity::integrate_angular_velocity,

@@ -129,7 +129,7 @@ def integrate_angular_velocity(
         values = np.ascontiguousarray(v, dtype=float)
         t, R = _lieode.integrate_angular_velocity_table(
             times, values, float(times[0]), float(times[-1]), r0, float(tolerance),
-            _PEER_RTOL, formulation, method, frame, list(times),
+            _PEER_RTOL, formulation, method, frame, times,
         )
         return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
     takes_orientation = _takes_orientation(Omega)
@@ -212,13 +212,13 @@ def from_angular_velocity(
 
         _, R = _lieode.integrate_angular_velocity(
             omega_tr, *span, r0, float(tolerance), _PEER_RTOL, formulation, method, frame,
-            list(times),
+            times,
         )
     else:
         values = np.ascontiguousarray(omega, dtype=float)
         _, R = _lieode.integrate_angular_velocity_table(
             times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, method,
-            frame, list(times),
+            frame, times,
         )
     R = _floats(R, scalar_first)
     if not as_float:
