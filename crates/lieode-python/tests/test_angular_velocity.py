@@ -292,10 +292,10 @@ def test_ctrl_c_stops_a_table_run_between_steps():
     def interrupt():
         # This thread needs the GIL to go on after its first sleep, and the call releases it
         # only while it integrates (after about 0.2 s building the 2M-point spline): once it
-        # runs again, the integration (about 0.2 s) is under way; it sends the signal 50 ms in.
+        # runs again, the integration (about 0.2 s) is under way; it sends the signal 20 ms in.
         time.sleep(0.01)
         started.append(time.perf_counter())
-        time.sleep(0.05)
+        time.sleep(0.02)
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
@@ -311,5 +311,5 @@ def test_ctrl_c_stops_a_table_run_between_steps():
     # run's IntegrationError at DOP853's step limit).
     assert interrupted.value.__context__ is None
     # Checked every 64 steps: measured 10 ms from the signal; without the check the run goes
-    # on to its end, about 0.13 s later.
+    # on to its end, about 0.16 s later.
     assert caught - sent[0] < 0.05
