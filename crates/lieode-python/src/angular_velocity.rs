@@ -63,6 +63,8 @@ struct Run<'a> {
     formulation: &'a str,
     method: &'a str,
     t_eval: Option<Vec<f64>>,
+    /// The method's step limit (Hairer's `NMAX`); `None`: no limit, as the peers have none.
+    max_steps: Option<usize>,
     /// A signal's exception (Ctrl-C: `KeyboardInterrupt`) that stopped the run (a mutex: the
     /// table's run is on no Python thread state, and the check takes the GIL from inside it).
     interrupted: Mutex<Option<PyErr>>,
@@ -109,7 +111,7 @@ impl<S> Observer<S> for SignalCheck<'_> {
 /// package's exceptions (`lieode.LieodeError` and its subclasses) naming the parameter and
 /// the time.
 #[pyfunction]
-#[pyo3(signature = (omega, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None))]
+#[pyo3(signature = (omega, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None, max_steps=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn integrate_angular_velocity<'py>(
     py: Python<'py>,
@@ -122,10 +124,12 @@ pub fn integrate_angular_velocity<'py>(
     formulation: &str,
     method: &str,
     frame: &str,
-    t_eval: Option<Vec<f64>>,
+    t_eval: Option<PyReadonlyArray1<'py, f64>>,
+    max_steps: Option<usize>,
 ) -> PyResult<TimesAndRotors<'py>> {
     let frame = parse_frame(frame)?;
-    let run = Run::new(
+    let t_eval = t_eval.map(|t| t.as_array().to_vec());
+    let mut run = Run::new(
         py,
         (t0, t1),
         r0,
@@ -133,6 +137,7 @@ pub fn integrate_angular_velocity<'py>(
         (formulation, method),
         t_eval,
     )?;
+    run.max_steps = max_steps;
     // The first exception `omega` raises; the integration then sees NaN and stops.
     let failure: RefCell<Option<PyErr>> = RefCell::new(None);
     let problem = kinematics(frame, |t: f64, attitude: &Attitude<'_>| {
@@ -160,7 +165,7 @@ pub fn integrate_angular_velocity<'py>(
 /// Python; it takes the GIL every 64 steps to check for signals, so that Ctrl-C stops it with
 /// `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None))]
+#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None, max_steps=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn integrate_angular_velocity_table<'py>(
     py: Python<'py>,
@@ -175,11 +180,12 @@ pub fn integrate_angular_velocity_table<'py>(
     method: &str,
     frame: &str,
     t_eval: Option<PyReadonlyArray1<'py, f64>>,
+    max_steps: Option<usize>,
 ) -> PyResult<TimesAndRotors<'py>> {
     let frame = parse_frame(frame)?;
     let t_eval = t_eval.map(|t| t.as_array().to_vec());
     let spline = table_spline(&times, &values)?;
-    let run = Run::new(
+    let mut run = Run::new(
         py,
         (t0, t1),
         r0,
@@ -187,6 +193,7 @@ pub fn integrate_angular_velocity_table<'py>(
         (formulation, method),
         t_eval,
     )?;
+    run.max_steps = max_steps;
     let result = py.detach(|| {
         let problem = kinematics(frame, |t: f64, _: &Attitude<'_>| {
             Vector3::from(spline.at(t))
@@ -252,6 +259,7 @@ impl<'a> Run<'a> {
             formulation,
             method,
             t_eval,
+            max_steps: None,
             interrupted: Mutex::new(None),
         })
     }
@@ -277,19 +285,28 @@ impl<'a> Run<'a> {
         macro_rules! with_method {
             ($dim:literal, |$m:ident| $body:expr) => {{
                 let tolerances = self.tolerances.clone();
+                let max_steps = self.max_steps.unwrap_or(usize::MAX);
+                let controller = |parameters: ControllerParameters| ControllerParameters {
+                    max_steps,
+                    ..parameters
+                };
                 match self.method {
                     "dop853" => {
-                        let $m =
-                            Dop853::<Const<$dim>>::new(tolerances, ControllerParameters::dop853())?;
+                        let parameters = controller(ControllerParameters::dop853());
+                        let $m = Dop853::<Const<$dim>>::new(tolerances, parameters)?;
                         $body
                     }
                     "dopri5" => {
-                        let $m =
-                            Dopri5::<Const<$dim>>::new(tolerances, ControllerParameters::dopri5())?;
+                        let parameters = controller(ControllerParameters::dopri5());
+                        let $m = Dopri5::<Const<$dim>>::new(tolerances, parameters)?;
                         $body
                     }
                     "odex" => {
-                        let $m = Odex::<Const<$dim>>::new(tolerances, OdexParameters::default())?;
+                        let parameters = OdexParameters {
+                            max_steps,
+                            ..OdexParameters::default()
+                        };
+                        let $m = Odex::<Const<$dim>>::new(tolerances, parameters)?;
                         $body
                     }
                     other => Err(lieode::Error::InvalidParameter {

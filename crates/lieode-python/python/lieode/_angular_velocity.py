@@ -60,7 +60,7 @@ def _takes_orientation(Omega):
 
 def integrate_angular_velocity(
     Omega, t0, t1, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
-    frame="inertial", scalar_first=True, as_float=False,
+    frame="inertial", scalar_first=True, as_float=False, max_steps=None,
 ):
     """The frame ``R(t)`` with ``dR/dt = ½ Ω(t, R) R`` from ``t0`` to ``t1`` (``Ω`` in the
     inertial frame), at the accepted steps of DOP853 with absolute tolerance ``tolerance``
@@ -101,6 +101,9 @@ def integrate_angular_velocity(
         rotors are scalar last, and ``R`` is returned as floats.
     as_float : bool
         Return ``R`` as an ``(N, 4)`` float array even when numpy-quaternion is installed.
+    max_steps : int, optional
+        The method's step limit (Hairer's ``NMAX``); ``None`` (default): no limit, as the peers
+        have none (Ctrl-C stops a long table run; a callable's run stops inside the callable).
 
     Returns
     -------
@@ -129,7 +132,7 @@ def integrate_angular_velocity(
         values = np.ascontiguousarray(v, dtype=float)
         t, R = _lieode.integrate_angular_velocity_table(
             times, values, float(times[0]), float(times[-1]), r0, float(tolerance),
-            _PEER_RTOL, formulation, method, frame, times,
+            _PEER_RTOL, formulation, method, frame, times, max_steps,
         )
         return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
     takes_orientation = _takes_orientation(Omega)
@@ -141,7 +144,8 @@ def integrate_angular_velocity(
             takes_orientation = False
     omega = Omega if takes_orientation else (lambda t, R: Omega(t))
     t, R = _lieode.integrate_angular_velocity(
-        omega, float(t0), float(t1), r0, float(tolerance), 0.0, formulation, method, frame
+        omega, float(t0), float(t1), r0, float(tolerance), 0.0, formulation, method, frame,
+        None, max_steps,
     )
     return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
 
@@ -159,7 +163,7 @@ def _as_numpy_quaternion(R, as_float):
 
 def from_angular_velocity(
     omega, t, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
-    frame="inertial", scalar_first=True, as_float=False,
+    frame="inertial", scalar_first=True, as_float=False, max_steps=None,
 ):
     """The rotors at the times ``t`` of the frame with ``dR/dt = ½ ω R`` (``ω`` in the inertial
     frame), as quaternionic's ``array.from_angular_velocity``: DOP853 from ``t[0]`` to
@@ -180,7 +184,7 @@ def from_angular_velocity(
         scalar first; normalised). Defaults to the identity.
     tolerance : float
         DOP853's absolute tolerance.
-    formulation, method, frame, scalar_first
+    formulation, method, frame, scalar_first, max_steps
         As for ``integrate_angular_velocity``.
     as_float : bool
         Return an ``(N, 4)`` float array even when quaternionic is installed.
@@ -212,13 +216,13 @@ def from_angular_velocity(
 
         _, R = _lieode.integrate_angular_velocity(
             omega_tr, *span, r0, float(tolerance), _PEER_RTOL, formulation, method, frame,
-            times,
+            times, max_steps,
         )
     else:
         values = np.ascontiguousarray(omega, dtype=float)
         _, R = _lieode.integrate_angular_velocity_table(
             times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, method,
-            frame, times,
+            frame, times, max_steps,
         )
     R = _floats(R, scalar_first)
     if not as_float:
