@@ -19,7 +19,8 @@ import quaternionic
 
 import lieode
 
-# The problem's constants (numpy-quaternion's tests/test_quaternion.py, test_integrate_angular_velocity).
+# The problem's constants (numpy-quaternion's tests/test_quaternion.py,
+# test_integrate_angular_velocity).
 T2 = 10_000.0
 OMEGA_ORB = 2 * math.pi * 100 / T2
 OMEGA_PREC = 2 * math.pi * 10 / T2

@@ -30,7 +30,7 @@ use crate::spline::Spline;
 ///
 /// | name | integrates | components |
 /// |---|---|---|
-/// | `"lifted"` | the unit quaternion itself (the method lifted to the group: every rotor unit to round-off) | 3 (algebra) |
+/// | `"lifted"` | the unit quaternion itself (the method lifted to the group: every rotor unit up to accumulated round-off) | 3 (algebra) |
 /// | `"rotor"` | the rotor's four components (what numpy-quaternion and quaternionic do; normalised on output) | 4 |
 /// | `"generator"` | the generator `r` of `R = exp(r)` | 3 |
 /// | `"reset_generator"` | the generator, reset to `|r| < π/2` after every step | 3 |

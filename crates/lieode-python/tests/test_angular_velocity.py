@@ -44,7 +44,7 @@ def rotor_distance(a, b):
     return 2.0 * math.atan2(np.linalg.norm(d[1:]), abs(d[0]))
 
 
-# A precessing, spinning frame: R(t) = exp(ω₁t ẑ/2) exp(β x̂/2) exp(ω₂t ẑ/2), whose inertial
+# A precessing, spinning frame, R(t) = exp(ω₁t ẑ/2) exp(β x̂/2) exp(ω₂t ẑ/2), whose inertial
 # angular velocity is Ω = ω₁ ẑ + ω₂ A ẑ A⁻¹ with A = exp(ω₁t ẑ/2) exp(β x̂/2).
 W1, BETA, W2 = 0.7, 0.4, 3.1
 Z, X = np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0])

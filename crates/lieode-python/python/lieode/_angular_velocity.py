@@ -87,10 +87,10 @@ def integrate_angular_velocity(
         DOP853's absolute tolerance.
     formulation : str
         What is integrated (``lieode.FORMULATIONS``): ``"lifted"`` (default, the method lifted
-        to the unit quaternions, every rotor unit to round-off; the most accurate per
-        evaluation in the package's measurements), ``"rotor"`` (the four components, as
-        numpy-quaternion does; normalised on output), ``"generator"``, ``"reset_generator"``,
-        ``"frame_vectors"``, ``"two_frame_vectors"`` (Boyle 2017).
+        to the unit quaternions, every rotor unit up to accumulated round-off; the most
+        accurate per evaluation in the package's measurements), ``"rotor"`` (the four
+        components, as numpy-quaternion does; normalised on output), ``"generator"``,
+        ``"reset_generator"``, ``"frame_vectors"``, ``"two_frame_vectors"`` (Boyle 2017).
     method : str
         ``"dop853"`` (default, as the peer), ``"dopri5"`` or ``"odex"`` (``lieode.METHODS``).
     frame : str
