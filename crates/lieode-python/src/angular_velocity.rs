@@ -102,7 +102,8 @@ impl<S> Observer<S> for SignalCheck<'_> {
 }
 
 /// The rotor `R(t)` for the angular velocity `omega(t, R)` (a Python callable taking the time
-/// and the unit rotor as a float array `[w, x, y, z]`, returning three numbers) from `t0` to
+/// and the unit rotor as a float array `[w, x, y, z]`, returning three numbers; or a table
+/// `(times, values)`, see [`integrate_table`]) from `t0` to
 /// `t1`, from the rotor `r0` (normalised; finite and non-zero), with DOP853 at tolerances
 /// `atol`, `rtol` in `formulation`: at the accepted steps, or at the increasing times `t_eval`
 /// (from the dense output; they must lie in `[t0, t1]`).
@@ -138,6 +139,15 @@ pub fn integrate_angular_velocity<'py>(
         t_eval,
     )?;
     run.max_steps = max_steps;
+    if !omega.is_callable() {
+        let (times, values): (PyReadonlyArray1<'py, f64>, PyReadonlyArray2<'py, f64>) =
+            omega.extract().map_err(|_| {
+                InvalidParameterError::new_err(
+                    "invalid parameter `Omega`: expected a callable or a table (times, values)",
+                )
+            })?;
+        return integrate_table(py, &run, frame, &times, &values);
+    }
     // The first exception `omega` raises; the integration then sees NaN and stops.
     let failure: RefCell<Option<PyErr>> = RefCell::new(None);
     let problem = kinematics(frame, |t: f64, attitude: &Attitude<'_>| {
@@ -159,41 +169,18 @@ pub fn integrate_angular_velocity<'py>(
     to_numpy(py, run.outcome(result)?)
 }
 
-/// [`integrate_angular_velocity`] for an angular velocity given as the table `(times,
-/// values)` (`N` increasing times, an `N × 3` array), interpolated by the not-a-knot cubic
-/// spline (SciPy's `CubicSpline` default). The integration releases the GIL and calls no
-/// Python; it takes the GIL every 64 steps to check for signals, so that Ctrl-C stops it with
-/// `KeyboardInterrupt`.
-#[pyfunction]
-#[pyo3(signature = (times, values, t0, t1, r0, atol, rtol, formulation, method, frame, t_eval=None, max_steps=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn integrate_angular_velocity_table<'py>(
+/// The run for an angular velocity given as the table `(times, values)` (`N` increasing
+/// times, an `N × 3` array), interpolated by the not-a-knot cubic spline (SciPy's
+/// `CubicSpline` default). The integration releases the GIL and calls no Python; it takes the
+/// GIL every 64 steps to check for signals, so that Ctrl-C stops it with `KeyboardInterrupt`.
+fn integrate_table<'py>(
     py: Python<'py>,
-    times: PyReadonlyArray1<'py, f64>,
-    values: PyReadonlyArray2<'py, f64>,
-    t0: f64,
-    t1: f64,
-    r0: [f64; 4],
-    atol: f64,
-    rtol: f64,
-    formulation: &str,
-    method: &str,
-    frame: &str,
-    t_eval: Option<PyReadonlyArray1<'py, f64>>,
-    max_steps: Option<usize>,
+    run: &Run<'_>,
+    frame: Frame,
+    times: &PyReadonlyArray1<'py, f64>,
+    values: &PyReadonlyArray2<'py, f64>,
 ) -> PyResult<TimesAndRotors<'py>> {
-    let frame = parse_frame(frame)?;
-    let t_eval = t_eval.map(|t| t.as_array().to_vec());
-    let spline = table_spline(&times, &values)?;
-    let mut run = Run::new(
-        py,
-        (t0, t1),
-        r0,
-        (atol, rtol),
-        (formulation, method),
-        t_eval,
-    )?;
-    run.max_steps = max_steps;
+    let spline = table_spline(times, values)?;
     let result = py.detach(|| {
         let problem = kinematics(frame, |t: f64, _: &Attitude<'_>| {
             Vector3::from(spline.at(t))
@@ -265,11 +252,12 @@ impl<'a> Run<'a> {
     }
 
     /// The run's result, or the exception of a signal that stopped it.
-    fn outcome<T>(self, result: lieode::Result<T>) -> Result<lieode::Result<T>, PyErr> {
+    fn outcome<T>(&self, result: lieode::Result<T>) -> Result<lieode::Result<T>, PyErr> {
         match self
             .interrupted
-            .into_inner()
+            .lock()
             .unwrap_or_else(|p| p.into_inner())
+            .take()
         {
             Some(error) => Err(error),
             None => Ok(result),

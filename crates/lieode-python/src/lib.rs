@@ -21,10 +21,6 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         angular_velocity::integrate_angular_velocity,
         m
     )?)?;
-    m.add_function(wrap_pyfunction!(
-        angular_velocity::integrate_angular_velocity_table,
-        m
-    )?)?;
     m.add_function(wrap_pyfunction!(angular_velocity::cubic_spline, m)?)?;
     m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
     m.add("METHODS", angular_velocity::METHODS.to_vec())?;

@@ -2,45 +2,20 @@
 //! by `integrate` or by hand with the same numbers, its torque evaluations counted exactly.
 
 use lieode::Error;
-use lieode::body::{Frame, Orientation, Torque};
 use lieode::integrate::{Options, Record, StopReason, integrate};
 use lieode::problems::cylinder::SpiralCylinder;
 use lieode::rotation::{ConstantBodyTorque, RotationalState, SpiralLeapfrog, catalogue};
 use lieode::stepper::{Span, Stepper, StepperInfo};
-use nalgebra::Vector3;
-use std::cell::Cell;
 
-/// A torque that counts its evaluations independently of the steppers.
-#[derive(Clone)]
-struct Tally {
-    inner: ConstantBodyTorque,
-    count: Cell<usize>,
-}
-
-impl Torque for Tally {
-    fn frame(&self) -> Frame {
-        Frame::Body
-    }
-    fn torque<A: Orientation<f64>>(
-        &self,
-        t: f64,
-        attitude: &A,
-        omega: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        self.count.set(self.count.get() + 1);
-        self.inner.torque(t, attitude, omega)
-    }
-}
+mod common;
+use common::counting::Counting;
 
 fn cylinder() -> SpiralCylinder {
     SpiralCylinder::paper().expect("the paper's cylinder")
 }
 
-fn tally(problem: &SpiralCylinder) -> Tally {
-    Tally {
-        inner: problem.torque(),
-        count: Cell::new(0),
-    }
+fn tally(problem: &SpiralCylinder) -> Counting<ConstantBodyTorque> {
+    Counting::new(problem.torque())
 }
 
 #[test]
@@ -49,7 +24,7 @@ fn every_method_counts_each_torque_evaluation() -> lieode::Result<()> {
     let start = problem.initial_state();
     let (dt, n) = (1e-3, 37);
     for name in catalogue::NAMES {
-        let mut m = catalogue::stepper::<Tally>(name, *problem.body())?;
+        let mut m = catalogue::stepper::<Counting<ConstantBodyTorque>>(name, *problem.body())?;
         let mut torque = tally(&problem);
         let span = Span::stride(start.t, dt, n)?;
         let sol = integrate(

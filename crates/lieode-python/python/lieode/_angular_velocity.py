@@ -130,8 +130,8 @@ def integrate_angular_velocity(
             ) from None
         times = np.ascontiguousarray(t_Omega, dtype=float)
         values = np.ascontiguousarray(v, dtype=float)
-        t, R = _lieode.integrate_angular_velocity_table(
-            times, values, float(times[0]), float(times[-1]), r0, float(tolerance),
+        t, R = _lieode.integrate_angular_velocity(
+            (times, values), float(times[0]), float(times[-1]), r0, float(tolerance),
             _PEER_RTOL, formulation, method, frame, times, max_steps,
         )
         return t, _as_numpy_quaternion(_floats(R, scalar_first), as_float)
@@ -220,8 +220,8 @@ def from_angular_velocity(
         )
     else:
         values = np.ascontiguousarray(omega, dtype=float)
-        _, R = _lieode.integrate_angular_velocity_table(
-            times, values, *span, r0, float(tolerance), _PEER_RTOL, formulation, method,
+        _, R = _lieode.integrate_angular_velocity(
+            (times, values), *span, r0, float(tolerance), _PEER_RTOL, formulation, method,
             frame, times, max_steps,
         )
     R = _floats(R, scalar_first)
