@@ -79,5 +79,6 @@ rm -rf target/wheels
 "$venv/bin/python" -m pytest -q crates/lieode-python/tests
 # The Python examples, small but complete.
 "$venv/bin/python" crates/lieode-python/examples/precessing_binary.py --t-end 50 | tail -n 1
+"$venv/bin/python" crates/lieode-python/examples/dask_ensemble.py --members 400 --blocks 4 | tail -n 1
 
 echo "all tests, examples and packages passed"

@@ -290,8 +290,11 @@ impl<'a> Run<'a> {
                         $body
                     }
                     "odex" => {
+                        // Output at `t_eval` needs ODEX's own dense output (without it ODEX
+                        // offers only a cubic Hermite interpolant, far less accurate).
                         let parameters = OdexParameters {
                             max_steps,
+                            dense_output: self.t_eval.is_some(),
                             ..OdexParameters::default()
                         };
                         let $m = Odex::<Const<$dim>>::new(tolerances, parameters)?;

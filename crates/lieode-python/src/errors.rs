@@ -7,8 +7,9 @@
 //! └── IntegrationError           step size too small, too many steps, no convergence, stiffness
 //! ```
 //!
-//! Every exception carries `parameter` (the name of the argument or quantity, or `None`) and `t`
-//! (the time of the failure, or `None`) as attributes.
+//! Every exception carries `parameter` (the name of the argument or quantity, or `None`), `t`
+//! (the time of the failure, or `None`) and `body` (the index of the body or ensemble member it
+//! concerns, or `None`) as attributes.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -55,8 +56,25 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The Python exception of a library error, with its message and its `parameter` and `t`.
 pub fn to_py(py: Python<'_>, error: lieode::Error) -> PyErr {
+    translate(py, error, None)
+}
+
+/// [`to_py`] for the error of one body (an ensemble's member, a system's body): the message
+/// starts with `body {index}:` and the exception's `body` attribute is the index.
+pub fn to_py_for_body(py: Python<'_>, error: lieode::Error, body: usize) -> PyErr {
+    translate(py, error, Some(body))
+}
+
+fn translate(py: Python<'_>, error: lieode::Error, body: Option<usize>) -> PyErr {
     use lieode::Error as E;
-    let message = error.to_string();
+    let body = body.or(match &error {
+        E::NonFiniteBody { body, .. } => Some(*body),
+        _ => None,
+    });
+    let message = match body {
+        Some(index) => format!("body {index}: {error}"),
+        None => error.to_string(),
+    };
     let (err, parameter, t): (PyErr, Option<&str>, Option<f64>) = match &error {
         E::InvalidParameter { name, .. } => {
             (InvalidParameterError::new_err(message), Some(name), None)
@@ -82,5 +100,6 @@ pub fn to_py(py: Python<'_>, error: lieode::Error) -> PyErr {
     // exception would still carry its message.
     let _ = value.setattr("parameter", parameter);
     let _ = value.setattr("t", t);
+    let _ = value.setattr("body", body);
     err
 }

@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 mod angular_velocity;
+mod ensemble;
 mod errors;
 mod spline;
 
@@ -24,5 +25,14 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(angular_velocity::cubic_spline, m)?)?;
     m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
     m.add("METHODS", angular_velocity::METHODS.to_vec())?;
+    m.add_function(wrap_pyfunction!(ensemble::rigid_body_ensemble, m)?)?;
+    m.add(
+        "ENSEMBLE_ADAPTIVE_METHODS",
+        ensemble::ADAPTIVE_METHODS.to_vec(),
+    )?;
+    m.add(
+        "CATALOGUE_NAMES",
+        lieode::rotation::catalogue::NAMES.to_vec(),
+    )?;
     Ok(())
 }
