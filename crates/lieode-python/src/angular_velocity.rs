@@ -4,6 +4,7 @@
 //! interpolated in Rust by a cubic spline ([`Spline`]), in which case the integration runs
 //! without the GIL and makes no Python call.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Mutex;
 
@@ -12,13 +13,12 @@ use lieode::adaptive::{
     VectorStepper,
 };
 use lieode::body::Frame;
-use lieode::integrate::{Observer, Options, integrate};
 use lieode::kinematics::{
     Attitude, Formulated, Formulation, FrameVectors, Generator, Kinematics, Lifted,
     RotationProblem, Rotor, TwoFrameVectors,
 };
 use lieode::lie::unit_quaternion::UnitQuat;
-use lieode::stepper::{Piece, Span, Stepper};
+use lieode::stepper::{Span, Stepper};
 use nalgebra::{Const, Quaternion, SVector, Vector3};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -79,19 +79,17 @@ struct SignalCheck<'r> {
 impl SignalCheck<'_> {
     /// Steps between two checks (a check takes the GIL: about a microsecond).
     const EVERY: usize = 64;
-}
 
-impl<S> Observer<S> for SignalCheck<'_> {
-    fn wants(&self, step: usize) -> bool {
-        step.is_multiple_of(Self::EVERY)
-    }
-
-    fn observe(&mut self, _step: usize, t: f64, _state: &S) -> lieode::Result<()> {
+    /// Checks for signals after `step` steps if a check is due; a signal's exception stops the
+    /// run (kept for the caller to raise; the run's error says where it stopped).
+    fn after(&self, step: usize, t: f64) -> lieode::Result<()> {
+        if !step.is_multiple_of(Self::EVERY) {
+            return Ok(());
+        }
         match Python::attach(|py| py.check_signals()) {
             Ok(()) => Ok(()),
             Err(error) => {
                 *self.interrupted.lock().unwrap_or_else(|p| p.into_inner()) = Some(error);
-                // Stops the run; the caller raises the signal's exception instead.
                 Err(lieode::Error::NonFiniteState {
                     what: "interrupted run",
                     t,
@@ -182,8 +180,9 @@ fn integrate_table<'py>(
 ) -> PyResult<TimesAndRotors<'py>> {
     let spline = table_spline(times, values)?;
     let result = py.detach(|| {
-        let problem = kinematics(frame, |t: f64, _: &Attitude<'_>| {
-            Vector3::from(spline.at(t))
+        let mut piece = 0;
+        let problem = kinematics(frame, move |t: f64, _: &Attitude<'_>| {
+            Vector3::from(spline.at_near(t, &mut piece))
         });
         run.formulated(problem)
     });
@@ -205,25 +204,32 @@ pub fn cubic_spline<'py>(
     PyArray1::from_vec(py, flat).reshape([t_eval.len(), 3])
 }
 
-/// The spline of a table `(times, values)`, or an `InvalidParameterError` naming `Omega`.
-fn table_spline(
-    times: &PyReadonlyArray1<'_, f64>,
-    values: &PyReadonlyArray2<'_, f64>,
-) -> PyResult<Spline> {
-    let values = values.as_array();
-    if values.ncols() != 3 {
+/// The spline of a table `(times, values)` (read in place when both are contiguous), or an
+/// `InvalidParameterError` naming `Omega`.
+fn table_spline<'a>(
+    times: &'a PyReadonlyArray1<'_, f64>,
+    values: &'a PyReadonlyArray2<'_, f64>,
+) -> PyResult<Spline<'a>> {
+    let shape = values.as_array().shape().to_vec();
+    if shape[1] != 3 {
         return Err(InvalidParameterError::new_err(format!(
             "invalid parameter `Omega`: a table of angular velocities must have 3 columns, \
-             it has shape {:?}",
-            values.shape()
+             it has shape {shape:?}"
         )));
     }
-    let rows = values
-        .rows()
-        .into_iter()
-        .map(|r| [r[0], r[1], r[2]])
-        .collect();
-    Spline::new(times.as_array().to_vec(), rows).map_err(|reason| {
+    let times = match times.as_slice() {
+        Ok(slice) => Cow::Borrowed(slice),
+        Err(_) => Cow::Owned(times.as_array().to_vec()),
+    };
+    let rows = match values.as_slice() {
+        Ok(slice) => Cow::Borrowed(slice.as_chunks::<3>().0),
+        Err(_) => Cow::Owned(
+            (values.as_array().rows().into_iter())
+                .map(|r| [r[0], r[1], r[2]])
+                .collect(),
+        ),
+    };
+    Spline::new(times, rows).map_err(|reason| {
         InvalidParameterError::new_err(format!("invalid parameter `Omega` (table): {reason}"))
     })
 }
@@ -268,7 +274,7 @@ impl<'a> Run<'a> {
     fn formulated<P: RotationProblem<0>>(
         &self,
         problem: P,
-    ) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)> {
+    ) -> lieode::Result<(Vec<f64>, Vec<[f64; 4]>)> {
         // The method `$m` on `$dim` components, then `$body` with it.
         macro_rules! with_method {
             ($dim:literal, |$m:ident| $body:expr) => {{
@@ -336,58 +342,122 @@ impl<'a> Run<'a> {
     }
 
     /// Integrates `problem` in `formulation` with `stepper`: the times and unit rotors of the
-    /// accepted steps, or at `t_eval`.
+    /// accepted steps, or at `t_eval`, written as the steps are taken (each output time from
+    /// the dense output of the step holding it, the end from the end state): nothing of the
+    /// run is stored but the output, so a table of 10⁵ times costs one interpolant evaluation
+    /// each.
     fn with<F, S, P>(
         &self,
         formulation: F,
         stepper: S,
         problem: P,
-    ) -> lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)>
+    ) -> lieode::Result<(Vec<f64>, Vec<[f64; 4]>)>
     where
         F: Formulation<0>,
         P: RotationProblem<0>,
         S: Stepper<F::Ode<P>, State = F::State>,
-        S::Segment: Piece<State = F::State>,
     {
         let mut formulated = Formulated::new(formulation, stepper);
         let mut ode = formulated.ode(problem);
         let y0 = formulated.initial_state(&self.q0, &SVector::zeros())?;
         let span = Span::new(self.t0, self.t1)?;
-        let mut signals = SignalCheck {
+        if let Some(times) = &self.t_eval {
+            check_output_times(times, self.t0, self.t1)?;
+        }
+        let signals = SignalCheck {
             interrupted: &self.interrupted,
         };
-        let options = Options {
-            dense: self.t_eval.is_some(),
-            observers: vec![&mut signals],
-            ..Options::default()
+        let rotor = |f: &Formulated<F, S, 0>, y: &F::State| {
+            let q = *f.formulation().rotor(y).quaternion();
+            [q.w, q.i, q.j, q.k]
         };
-        let solution = integrate(&mut formulated, &mut ode, &y0, &span, options)?;
+        formulated.start(&mut ode, &span, &y0)?;
+        let q0 = rotor(&formulated, &y0);
+        // Whether the output time `t` is at or before `t_end` in the direction of the run.
+        let forward = self.t1 >= self.t0;
+        let reached = |t: f64, t_end: f64| if forward { t <= t_end } else { t >= t_end };
+        let mut steps = 0usize;
         match &self.t_eval {
             None => {
-                let rotors = (formulated.rotors(&solution).iter())
-                    .map(|q| *q.quaternion())
-                    .collect();
-                Ok((solution.times, rotors))
+                let (mut times, mut rotors) = (vec![self.t0], vec![q0]);
+                loop {
+                    let report = formulated.step(&mut ode)?;
+                    steps += 1;
+                    let y = formulated.state(&mut ode)?;
+                    times.push(report.t_end);
+                    rotors.push(rotor(&formulated, &y));
+                    if report.finished {
+                        return Ok((times, rotors));
+                    }
+                    signals.after(steps, report.t_end)?;
+                }
             }
             Some(times) => {
-                let rotors = (times.iter())
-                    .map(|&t| Ok(*formulated.at(&solution, t)?.0.quaternion()))
-                    .collect::<lieode::Result<_>>()?;
-                Ok((times.clone(), rotors))
+                let mut rotors = Vec::with_capacity(times.len());
+                while rotors.len() < times.len() && times[rotors.len()] == self.t0 {
+                    rotors.push(q0);
+                }
+                loop {
+                    let report = formulated.step(&mut ode)?;
+                    steps += 1;
+                    let k = rotors.len();
+                    // The times inside the step (the span's end, reached by the last step,
+                    // is its end state, not an interpolant's value).
+                    let interior = |t: f64| reached(t, report.t_end) && t != self.t1;
+                    if k < times.len() && interior(times[k]) {
+                        formulated.prepare_dense(&mut ode)?;
+                        while rotors.len() < times.len() && interior(times[rotors.len()]) {
+                            let t = times[rotors.len()];
+                            let y = formulated.dense(t).ok_or_else(|| {
+                                lieode::Error::InvalidParameter {
+                                    name: "t_eval",
+                                    value: format!("{t:e}"),
+                                    expected: "a time inside the integrated interval".into(),
+                                }
+                            })?;
+                            rotors.push(rotor(&formulated, &y));
+                        }
+                    }
+                    if report.finished {
+                        let y = formulated.state(&mut ode)?;
+                        let end = rotor(&formulated, &y);
+                        rotors.resize(times.len(), end);
+                        return Ok((times.clone(), rotors));
+                    }
+                    signals.after(steps, report.t_end)?;
+                }
             }
         }
     }
 }
 
+/// The output times: finite, from `t0` to `t1` in the run's direction, ordered that way.
+fn check_output_times(times: &[f64], t0: f64, t1: f64) -> lieode::Result<()> {
+    let (low, high) = (t0.min(t1), t0.max(t1));
+    let invalid = |k: usize, expected: String| lieode::Error::InvalidParameter {
+        name: "t_eval",
+        value: format!("t_eval[{k}] = {:e}", times[k]),
+        expected,
+    };
+    if let Some(k) = times.iter().position(|t| !(low..=high).contains(t)) {
+        return Err(invalid(k, format!("times in [{low:e}, {high:e}]")));
+    }
+    let forward = t1 >= t0;
+    let ordered = |w: &[f64]| if forward { w[0] <= w[1] } else { w[0] >= w[1] };
+    if let Some(k) = times.windows(2).position(|w| !ordered(w)) {
+        return Err(invalid(k + 1, "times ordered from t0 to t1".into()));
+    }
+    Ok(())
+}
+
 /// The run's times and rotors as numpy arrays, or its error as the package's exception.
 fn to_numpy<'py>(
     py: Python<'py>,
-    result: lieode::Result<(Vec<f64>, Vec<Quaternion<f64>>)>,
+    result: lieode::Result<(Vec<f64>, Vec<[f64; 4]>)>,
 ) -> PyResult<TimesAndRotors<'py>> {
     let (times, rotors) = result.map_err(|e| to_py(py, e))?;
     let n = times.len();
-    let flat: Vec<f64> = rotors.iter().flat_map(|q| [q.w, q.i, q.j, q.k]).collect();
-    let rotors = PyArray1::from_vec(py, flat).reshape([n, 4])?;
+    let rotors = PyArray1::from_vec(py, rotors.into_flattened()).reshape([n, 4])?;
     Ok((PyArray1::from_vec(py, times), rotors))
 }
 

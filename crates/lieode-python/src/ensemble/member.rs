@@ -221,9 +221,11 @@ where
 
 /// The dense output at `t` inside the last step.
 fn dense<S: Stepper<P>, P>(stepper: &S, t: f64) -> lieode::Result<S::State> {
-    stepper.dense(t).ok_or(lieode::Error::InvalidParameter {
-        name: "t_eval",
-        value: format!("{t:e}"),
-        expected: "a time inside the last step".into(),
-    })
+    stepper
+        .dense(t)
+        .ok_or_else(|| lieode::Error::InvalidParameter {
+            name: "t_eval",
+            value: format!("{t:e}"),
+            expected: "a time inside the last step".into(),
+        })
 }
