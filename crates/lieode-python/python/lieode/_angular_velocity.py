@@ -1,7 +1,10 @@
 """The drop-ins for numpy-quaternion's ``integrate_angular_velocity`` and quaternionic's
 ``array.from_angular_velocity``."""
 
+from __future__ import annotations
+
 import inspect
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -59,9 +62,19 @@ def _takes_orientation(Omega):
 
 
 def integrate_angular_velocity(
-    Omega, t0, t1, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
-    frame="inertial", scalar_first=True, as_float=False, max_steps=None,
-):
+    Omega: Union[Callable[..., Any], Tuple[Any, Any]],
+    t0: Optional[float],
+    t1: Optional[float],
+    R0: Any = None,
+    tolerance: float = 1e-12,
+    *,
+    formulation: str = "lifted",
+    method: str = "dop853",
+    frame: str = "inertial",
+    scalar_first: bool = True,
+    as_float: bool = False,
+    max_steps: Optional[int] = None,
+) -> Tuple[np.ndarray, Any]:
     """The frame ``R(t)`` with ``dR/dt = ½ Ω(t, R) R`` from ``t0`` to ``t1`` (``Ω`` in the
     inertial frame), at the accepted steps of DOP853 with absolute tolerance ``tolerance``
     (no relative tolerance), as numpy-quaternion's function of the same name.
@@ -162,9 +175,18 @@ def _as_numpy_quaternion(R, as_float):
 
 
 def from_angular_velocity(
-    omega, t, R0=None, tolerance=1e-12, *, formulation="lifted", method="dop853",
-    frame="inertial", scalar_first=True, as_float=False, max_steps=None,
-):
+    omega: Union[Callable[[Any, float], Any], Any],
+    t: Any,
+    R0: Any = None,
+    tolerance: float = 1e-12,
+    *,
+    formulation: str = "lifted",
+    method: str = "dop853",
+    frame: str = "inertial",
+    scalar_first: bool = True,
+    as_float: bool = False,
+    max_steps: Optional[int] = None,
+) -> Any:
     """The rotors at the times ``t`` of the frame with ``dR/dt = ½ ω R`` (``ω`` in the inertial
     frame), as quaternionic's ``array.from_angular_velocity``: DOP853 from ``t[0]`` to
     ``t[-1]`` with absolute tolerance ``tolerance`` and relative tolerance ``100 ε``, the
