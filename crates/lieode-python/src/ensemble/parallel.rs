@@ -46,7 +46,6 @@ where
 {
     let total = items.len();
     let done = AtomicUsize::new(0);
-    let finished = AtomicBool::new(false);
     let cancel = AtomicBool::new(false);
     let first_failure = AtomicUsize::new(usize::MAX);
     let failure: Mutex<Option<Failure>> = Mutex::new(None);
@@ -69,19 +68,25 @@ where
             }
             done.fetch_add(1, Ordering::Relaxed);
         });
-        finished.store(true, Ordering::Release);
     };
 
     let python_error = py.detach(|| {
         std::thread::scope(|scope| {
-            let worker = scope.spawn(|| match pool {
-                Some(pool) => pool.install(members),
-                None => members(),
+            // The calling thread polls, woken early when the members are done.
+            let caller = std::thread::current();
+            let worker = scope.spawn(move || {
+                // Wakes the caller even if a member panics.
+                let _wake = Wake(caller);
+                match pool {
+                    Some(pool) => pool.install(members),
+                    None => members(),
+                }
             });
             let mut python_error = None;
-            while !finished.load(Ordering::Acquire) {
+            // The worker's end (a panic too) ends the polling.
+            while !worker.is_finished() {
                 std::thread::park_timeout(POLL);
-                if python_error.is_some() || finished.load(Ordering::Acquire) {
+                if python_error.is_some() || worker.is_finished() {
                     continue;
                 }
                 let checked = Python::attach(|py| {
@@ -109,4 +114,13 @@ where
     }
     progress(py, total, total).map_err(Stopped::Python)?;
     Ok(counts.into_iter().map(AtomicUsize::into_inner).collect())
+}
+
+/// Unparks its thread when dropped: at the end of the worker, by return or by panic.
+struct Wake(std::thread::Thread);
+
+impl Drop for Wake {
+    fn drop(&mut self) {
+        self.0.unpark();
+    }
 }
