@@ -15,14 +15,28 @@ from ._lieode import (
     NonFiniteError,
 )
 from ._angular_velocity import from_angular_velocity, integrate_angular_velocity
+from ._rigid_bodies import (
+    CATALOGUE,
+    RIGID_BODY_METHODS,
+    LoadPoint,
+    MethodInfo,
+    RigidBodies,
+    State,
+)
 
 __all__ = [
+    "CATALOGUE",
     "FORMULATIONS",
     "METHODS",
     "IntegrationError",
     "InvalidParameterError",
     "LieodeError",
+    "LoadPoint",
+    "MethodInfo",
     "NonFiniteError",
+    "RIGID_BODY_METHODS",
+    "RigidBodies",
+    "State",
     "from_angular_velocity",
     "integrate_angular_velocity",
 ]
