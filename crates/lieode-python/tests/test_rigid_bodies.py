@@ -71,6 +71,24 @@ def test_the_catalogue_lists_every_many_body_method_with_its_information_row():
     assert all(i.evaluations == 1 for i in lieode.CATALOGUE.values())
 
 
+def test_the_documented_table_is_the_catalogue():
+    from pathlib import Path
+
+    doc = Path(__file__).parents[1] / "docs" / "python-rigid-bodies.md"
+    lines = doc.read_text(encoding="utf-8").split("<!-- table: lieode.CATALOGUE -->")[1]
+    rows = [line for line in lines.strip().splitlines()[2:] if line.startswith("| `")]
+    documented = {}
+    for line in rows[: len(METHODS)]:
+        name, form, per_step, start, leapfrog, order, renorm = (
+            cell.strip() for cell in line.strip("|").split("|")
+        )
+        q, w = (int(x) for x in order.split(","))
+        documented[name.strip("`")] = lieode.MethodInfo(
+            name.strip("`"), int(per_step), leapfrog == "yes", (q, w), int(start), form, renorm
+        )
+    assert documented == lieode.CATALOGUE
+
+
 # -- closed forms ----------------------------------------------------------------------------
 
 
@@ -492,3 +510,29 @@ def test_ctrl_c_stops_a_run_between_steps():
     steps = bodies.steps
     bodies.run(1e-3, 2, no_loads(n))
     assert bodies.steps == steps + 2
+
+
+def test_a_load_function_cannot_use_the_bodies_it_is_called_for():
+    c = crowd(2)
+    bodies = lieode.RigidBodies(**c)
+
+    def peeking(t, x, v, q, w):
+        bodies.positions  # the point is in the arguments
+        return model(t, x, v, q, w)
+
+    with pytest.raises(lieode.IntegrationError, match="being stepped") as e:
+        bodies.run(1e-2, 3, peeking)
+    assert e.value.parameter == "loads"
+
+
+def test_load_buffers_given_crosswise_are_read_before_they_are_written():
+    c = crowd(3)
+    one, other = lieode.RigidBodies(**c), lieode.RigidBodies(**c)
+    for b in (one, other):
+        b.run(1e-2, 2, model)
+    f, t = model(*one.load_point())
+    one.forces[:], one.torques[:] = t, f
+    one.step(1e-2, one.torques, one.forces)  # forces given as torques and torques as forces
+    other.step(1e-2, f, t)
+    assert np.array_equal(one.positions, other.positions)
+    assert np.array_equal(one.omegas, other.omegas)

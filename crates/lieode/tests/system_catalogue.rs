@@ -444,9 +444,9 @@ fn the_carried_arrays_and_the_load_buffers_are_read_and_filled_in_place() -> lie
                 .map(|v| (v.positions.as_ptr(), v.rotors.as_ptr()));
             for _ in 0..7 {
                 reference.step(&mut model)?;
-                let (forces, torques) = filled.load_buffers().expect("started");
-                forces.fill(force);
-                torques.fill(torque);
+                let buffers = filled.load_buffers().expect("started");
+                buffers.forces.fill(force);
+                buffers.torques.fill(torque);
                 filled.step(&mut silent)?;
             }
             let name = reference.name().to_owned();

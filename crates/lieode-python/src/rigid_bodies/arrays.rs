@@ -29,12 +29,7 @@ pub fn with_context(err: PyErr, parameter: &str, t: Option<f64>, body: Option<us
 
 /// An `InvalidParameterError` naming `parameter`, with the time and the body where known.
 pub fn invalid(parameter: &str, t: Option<f64>, body: Option<usize>, message: String) -> PyErr {
-    with_context(
-        InvalidParameterError::new_err(message),
-        parameter,
-        t,
-        body,
-    )
+    with_context(InvalidParameterError::new_err(message), parameter, t, body)
 }
 
 /// A `NonFiniteError` naming `parameter`, the body and the time.
@@ -159,14 +154,9 @@ pub fn load_array<'py>(
     if array.shape() != [n, 3] {
         return Err(wrong());
     }
-    array.try_readonly().map_err(|e| {
-        invalid(
-            name,
-            t,
-            None,
-            format!("invalid parameter `{name}`: {e}"),
-        )
-    })
+    array
+        .try_readonly()
+        .map_err(|e| invalid(name, t, None, format!("invalid parameter `{name}`: {e}")))
 }
 
 /// A read-only view of `rows` (N vectors) as an `(N, 3)` array owned by `owner`.

@@ -20,9 +20,7 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::arrays::{
-    self, LoadArray, invalid, library_error, load_array, non_finite,
-};
+use super::arrays::{self, LoadArray, invalid, library_error, load_array, non_finite};
 use super::loads::{Kind, Point, PythonLoads, Source};
 use super::runner::{Runner, Traits, build};
 use crate::errors::IntegrationError;
@@ -36,6 +34,9 @@ type Arrays<'py> = (
     Bound<'py, PyArray2<f64>>,
     Bound<'py, PyArray2<f64>>,
 );
+
+/// Two arrays (the load buffers, forces and torques).
+type Pair<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>);
 
 /// N rigid bodies and one many-body method of the catalogue (see the module documentation).
 #[pyclass(module = "lieode._lieode", name = "_RigidBodies")]
@@ -92,15 +93,15 @@ impl RigidBodies {
                     "torque_frame",
                     None,
                     None,
-                    format!("invalid parameter `torque_frame` = {other:?}: expected \"body\" or \"lab\""),
+                    format!(
+                        "invalid parameter `torque_frame` = {other:?}: expected \"body\" or \"lab\""
+                    ),
                 ));
             }
         };
         if !t0.is_finite() {
             return Err(arrays::with_context(
-                crate::errors::NonFiniteError::new_err(format!(
-                    "non-finite parameter `t0` = {t0}"
-                )),
+                crate::errors::NonFiniteError::new_err(format!("non-finite parameter `t0` = {t0}")),
                 "t0",
                 None,
                 None,
@@ -133,7 +134,11 @@ impl RigidBodies {
                     format!("non-finite `{name}` of body {body} at t = {t0:e}"),
                 ));
             }
-            Ok(view.rows().into_iter().map(|r| r.to_vec()).collect::<Vec<_>>())
+            Ok(view
+                .rows()
+                .into_iter()
+                .map(|r| r.to_vec())
+                .collect::<Vec<_>>())
         };
         let x = table("positions", &positions, 3)?;
         let v = table("velocities", &velocities, 3)?;
@@ -157,8 +162,10 @@ impl RigidBodies {
                 Body::new(m, [j[0], j[1], j[2]]).map_err(|e| {
                     let parameter = match &e {
                         lieode::Error::InvalidParameter { name, .. }
-                        | lieode::Error::NonFinite { name } => {
-                            if *name == "mass" { "mass" } else { "inertia" }
+                        | lieode::Error::NonFinite { name }
+                            if *name == "mass" =>
+                        {
+                            "mass"
                         }
                         _ => "inertia",
                     };
@@ -248,7 +255,7 @@ impl RigidBodies {
     /// start would go stale), so this refuses.
     fn arrays<'py>(slf: &Bound<'py, Self>) -> PyResult<Arrays<'py>> {
         let owner = slf.as_any();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         let view = this.runner.arrays().ok_or_else(no_views)?;
         Ok(show(owner, &view))
@@ -257,15 +264,16 @@ impl RigidBodies {
     /// The load buffers `(forces, torques)`: writable views where the method's step reads them
     /// only at its evaluation, read-only views for the velocity Verlet form (whose next step
     /// kicks with the forces held there first). They exist from the start on.
-    fn load_buffers<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
+    fn load_buffers<'py>(slf: &Bound<'py, Self>) -> PyResult<Pair<'py>> {
         let owner = slf.as_any();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let read_only = this.traits.torque_at_end;
         let (forces, torques) = this.runner.load_buffers().ok_or_else(no_views)?;
         Ok(if read_only {
-            (arrays::vectors(owner, forces), arrays::vectors(owner, torques))
+            (
+                arrays::vectors(owner, forces),
+                arrays::vectors(owner, torques),
+            )
         } else {
             (
                 arrays::vectors_mut(owner, forces),
@@ -281,7 +289,7 @@ impl RigidBodies {
     fn load_point<'py>(slf: &Bound<'py, Self>) -> PyResult<Arrays<'py>> {
         let py = slf.py();
         let owner = slf.as_any();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         if this.started && this.traits.point_is_arrays() {
@@ -326,7 +334,7 @@ impl RigidBodies {
         torques: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
         let py = slf.py();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         if this.started {
@@ -384,7 +392,7 @@ impl RigidBodies {
         torques: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let py = slf.py();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         this.check_run_dt(dt)?;
@@ -399,10 +407,19 @@ impl RigidBodies {
             Some((f, t)) => (f.as_ptr(), t.as_ptr()),
             None => return Err(not_started()),
         };
-        let kind = if forces.is_at(in_place_f) && torques.is_at(in_place_t) {
-            Kind::InPlace
-        } else {
-            Kind::Arrays(forces, torques)
+        // The buffers given crosswise (forces as torques) would be overwritten before they are
+        // read: copied first.
+        let crosswise: Option<[Vec<Vector3<f64>>; 2]> =
+            (forces.is_at(in_place_t) || torques.is_at(in_place_f)).then(|| {
+                let mut copies = [vec![Vector3::zeros(); n], vec![Vector3::zeros(); n]];
+                forces.copy_into(&mut copies[0]);
+                torques.copy_into(&mut copies[1]);
+                copies
+            });
+        let kind = match &crosswise {
+            Some([f, t]) => Kind::Arrays(LoadArray::Contiguous(f), LoadArray::Contiguous(t)),
+            None if forces.is_at(in_place_f) && torques.is_at(in_place_t) => Kind::InPlace,
+            None => Kind::Arrays(forces, torques),
         };
         let mut source = Source::new(this.frame, kind);
         let runner = &mut this.runner;
@@ -423,7 +440,7 @@ impl RigidBodies {
     ) -> PyResult<()> {
         let py = slf.py();
         let owner: Py<PyAny> = slf.as_any().clone().unbind();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         check_dt(dt)?;
@@ -523,10 +540,13 @@ impl RigidBodies {
     /// leapfrog form evaluates the loads once at `load_point` (counted): `loads` is a pair of
     /// arrays (the loads there) or a function; the velocity Verlet form needs none.
     #[pyo3(signature = (loads=None))]
-    fn state<'py>(slf: &Bound<'py, Self>, loads: Option<Bound<'py, PyAny>>) -> PyResult<Arrays<'py>> {
+    fn state<'py>(
+        slf: &Bound<'py, Self>,
+        loads: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Arrays<'py>> {
         let py = slf.py();
         let owner: Py<PyAny> = slf.as_any().clone().unbind();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         if !this.started {
@@ -598,7 +618,7 @@ impl RigidBodies {
         torque: [f64; 3],
     ) -> PyResult<f64> {
         let py = slf.py();
-        let mut this = slf.borrow_mut();
+        let mut this = busy(slf)?;
         let this = &mut *this;
         this.usable()?;
         if !this.started {
@@ -625,7 +645,9 @@ impl RigidBodies {
                     "mode",
                     None,
                     None,
-                    format!("invalid parameter `mode` = {other:?}: expected \"in_place\" or \"fused\""),
+                    format!(
+                        "invalid parameter `mode` = {other:?}: expected \"in_place\" or \"fused\""
+                    ),
                 ));
             }
         };
@@ -817,9 +839,15 @@ fn copies<'py>(py: Python<'py>, view: &SystemView<'_>, scalar_first: bool) -> Ar
     };
     let vectors = |v: &[Vector3<f64>]| table(v.iter().flat_map(|x| [x.x, x.y, x.z]).collect(), 3);
     let rotors: Vec<f64> = if scalar_first {
-        view.rotors.iter().flat_map(|q| [q.w, q.i, q.j, q.k]).collect()
+        view.rotors
+            .iter()
+            .flat_map(|q| [q.w, q.i, q.j, q.k])
+            .collect()
     } else {
-        view.rotors.iter().flat_map(|q| [q.i, q.j, q.k, q.w]).collect()
+        view.rotors
+            .iter()
+            .flat_map(|q| [q.i, q.j, q.k, q.w])
+            .collect()
     };
     (
         view.t,
@@ -856,6 +884,24 @@ fn wrong_dt(dt: f64, run: f64, t: f64) -> PyErr {
              synchronised state: bodies.set_state(*bodies.state(loads))"
         ),
     )
+}
+
+/// The bodies for a method that may change them, or an error if they are in use (a load
+/// function cannot use the bodies it is called for: it gets the point as its arguments; and
+/// another thread cannot use them while they are stepped).
+fn busy<'py>(slf: &Bound<'py, RigidBodies>) -> PyResult<PyRefMut<'py, RigidBodies>> {
+    slf.try_borrow_mut().map_err(|_| {
+        arrays::with_context(
+            IntegrationError::new_err(
+                "the bodies are being stepped: a load function gets the point as its \
+                 arguments and cannot use the bodies it is called for (nor can another thread \
+                 while they are stepped)",
+            ),
+            "loads",
+            None,
+            None,
+        )
+    })
 }
 
 /// The error for a view of the run's arrays before the start.

@@ -222,21 +222,28 @@ impl PythonLoads<'_> {
         let returned = self.function.bind(py).call1(args)?;
         let n = view.positions.len();
         let t = view.t;
-        let pair = returned.cast::<PyTuple>().ok().filter(|p| p.len() == 2).ok_or_else(|| {
-            invalid(
-                "loads",
-                Some(t),
-                None,
-                format!(
-                    "`loads` must return a pair (forces, torques) of ({n}, 3) float64 arrays; \
+        let pair = returned
+            .cast::<PyTuple>()
+            .ok()
+            .filter(|p| p.len() == 2)
+            .ok_or_else(|| {
+                invalid(
+                    "loads",
+                    Some(t),
+                    None,
+                    format!(
+                        "`loads` must return a pair (forces, torques) of ({n}, 3) float64 arrays; \
                      it returned {}",
-                    type_name(&returned)
-                ),
-            )
-        })?;
-        for (k, (name, buffer)) in [("forces", &mut loads.forces), ("torques", &mut loads.torques)]
-            .into_iter()
-            .enumerate()
+                        type_name(&returned)
+                    ),
+                )
+            })?;
+        for (k, (name, buffer)) in [
+            ("forces", &mut loads.forces),
+            ("torques", &mut loads.torques),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let item = pair.get_item(k)?;
             let array = arrays::load_array(&item, name, n, Some(t))?;

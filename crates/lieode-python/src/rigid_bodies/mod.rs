@@ -6,7 +6,7 @@
 //!   place, a Python callable, or nowhere: a point captured on a copy of the method);
 //! - [`arrays`]: numpy views of the Rust arrays and the checks of the arrays users pass;
 //! - [`bodies`]: the Python class `_RigidBodies` (wrapped by `lieode.RigidBodies`);
-//! - [`reference`]: runs entirely in Rust, for the tests (bit for bit) and the benchmark.
+//! - [`mod@reference`]: a run done entirely in Rust, for the tests (bit for bit).
 
 use pyo3::prelude::*;
 

@@ -56,8 +56,29 @@ pub fn run_in_rust<'py>(
     } else {
         Frame::Body
     };
+    let n = positions.as_array().nrows();
+    for (name, a, columns) in [
+        ("inertia", &inertia, 3),
+        ("positions", &positions, 3),
+        ("velocities", &velocities, 3),
+        ("rotors", &rotors, 4),
+        ("omegas", &omegas, 3),
+    ] {
+        if a.as_array().shape() != [n, columns] {
+            return Err(invalid(
+                name,
+                None,
+                None,
+                format!("expected ({n}, {columns})"),
+            ));
+        }
+    }
     let rows = |a: &PyReadonlyArray2<'py, f64>| -> Vec<Vec<f64>> {
-        a.as_array().rows().into_iter().map(|r| r.to_vec()).collect()
+        a.as_array()
+            .rows()
+            .into_iter()
+            .map(|r| r.to_vec())
+            .collect()
     };
     let vector = |r: &Vec<f64>| Vector3::new(r[0], r[1], r[2]);
     let bodies = (mass.as_array().iter().zip(rows(&inertia)))
@@ -92,9 +113,8 @@ pub fn run_in_rust<'py>(
     let mut out = Vec::new();
     for s in [carried, state] {
         let n = s.len();
-        let table = |flat: Vec<f64>, columns: usize| {
-            PyArray1::from_vec(py, flat).reshape([n, columns])
-        };
+        let table =
+            |flat: Vec<f64>, columns: usize| PyArray1::from_vec(py, flat).reshape([n, columns]);
         let vectors = |v: &[Vector3<f64>]| v.iter().flat_map(|x| [x.x, x.y, x.z]).collect();
         out.push(table(vectors(&s.positions), 3)?);
         out.push(table(vectors(&s.velocities), 3)?);

@@ -7,8 +7,8 @@ use lieode::rotation::catalogue;
 use lieode::rotation::{RigidBody, RigidBodyMethod, SingleBody};
 use lieode::stepper::{Span, Stats, Stepper, StepperInfo};
 use lieode::system::{
-    Body, BodyView, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody, SystemState,
-    SystemView, every_method,
+    Body, BodyView, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody, SystemState, SystemView,
+    every_method,
 };
 use nalgebra::Vector3;
 use pyo3::prelude::*;
@@ -36,13 +36,20 @@ impl Traits {
     }
 }
 
+/// The load buffers, forces and torques.
+pub type Buffers<'a> = (&'a mut [Vector3<f64>], &'a mut [Vector3<f64>]);
+
 /// A many-body method of the catalogue, as one object type.
 pub trait Runner: Send + Sync {
     /// The method's constants.
     fn traits(&self) -> Traits;
     /// Starts from `y0` on `span` with the loads of `source`.
-    fn start(&mut self, source: &mut Source<'_>, span: &Span, y0: &SystemState)
-    -> lieode::Result<()>;
+    fn start(
+        &mut self,
+        source: &mut Source<'_>,
+        span: &Span,
+        y0: &SystemState,
+    ) -> lieode::Result<()>;
     /// One step with the loads of `source`.
     fn step(&mut self, source: &mut Source<'_>) -> lieode::Result<()>;
     /// The synchronised state (the leapfrog form evaluates the loads of `source`).
@@ -58,7 +65,7 @@ pub trait Runner: Send + Sync {
     /// The carried arrays (`None` before the start).
     fn arrays(&self) -> Option<SystemView<'_>>;
     /// The load buffers (`None` before the start).
-    fn load_buffers(&mut self) -> Option<(&mut [Vector3<f64>], &mut [Vector3<f64>])>;
+    fn load_buffers(&mut self) -> Option<Buffers<'_>>;
     /// A copy, to find the point of an evaluation without touching the run.
     fn ghost(&self) -> Box<dyn Runner>;
     /// The counters.
@@ -112,8 +119,8 @@ impl<K: RigidBodyMethod> Runner for CatalogueSystem<K> {
         CatalogueSystem::arrays(self)
     }
 
-    fn load_buffers(&mut self) -> Option<(&mut [Vector3<f64>], &mut [Vector3<f64>])> {
-        CatalogueSystem::load_buffers(self)
+    fn load_buffers(&mut self) -> Option<Buffers<'_>> {
+        CatalogueSystem::load_buffers(self).map(|l| (&mut l.forces[..], &mut l.torques[..]))
     }
 
     fn ghost(&self) -> Box<dyn Runner> {

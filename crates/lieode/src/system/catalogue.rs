@@ -192,15 +192,17 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     /// the start. A caller may fill them in place and step with a model that
     /// [assigns every load](SystemForces::assigns_every_load) and writes nothing (a binding's
     /// writable array views, without a copy per step): the step then uses them as they are.
+    /// As for a model, buffers resized by the caller are refused at the next evaluation, naming
+    /// `loads`.
     ///
     /// In the velocity Verlet form ([`RigidBodyMethod::TORQUE_AT_END`]: Velocity Verlet,
     /// Johnson) the forces held here are `F_n`, which the next step's first half kick uses
     /// before its evaluation: filling them in place before that step replaces `F_n` too, so
     /// such a method takes its loads from a model that writes them. The buffers' addresses
     /// change only when a run starts.
-    pub fn load_buffers(&mut self) -> Option<(&mut [Vector3<f64>], &mut [Vector3<f64>])> {
+    pub fn load_buffers(&mut self) -> Option<&mut Loads> {
         self.clock?;
-        Some((&mut self.loads.forces, &mut self.loads.torques))
+        Some(&mut self.loads)
     }
 
     /// The state the method carries for body `i` (`None` before the start or out of range).
