@@ -28,9 +28,8 @@ import statistics
 import sys
 import time
 
-import numpy as np
-
 import lieode
+import numpy as np
 
 N = int(float(sys.argv[1])) if len(sys.argv) > 1 else 10**6
 STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else 20
@@ -74,8 +73,11 @@ def python_buffers(b):
     return time.perf_counter() - start
 
 
-def python_arrays(b, user=loads()):
-    forces, torques = user
+USER_LOADS = None  # the user's own arrays, made once
+
+
+def python_arrays(b):
+    forces, torques = USER_LOADS
     start = time.perf_counter()
     for _ in range(STEPS):
         b.step(DT, forces, torques)
@@ -94,9 +96,9 @@ def python_field(b):
     return time.perf_counter() - start
 
 
-def python_function(b, user=loads()):
+def python_function(b):
     def constant(t, x, v, q, w):
-        return user
+        return USER_LOADS
 
     start = time.perf_counter()
     b.run(DT, STEPS, constant)
@@ -126,6 +128,8 @@ def copy_bandwidth():
 
 
 def main():
+    global USER_LOADS
+    USER_LOADS = loads()
     systems = {flag: bodies(flag) for flag in (True, False)}
     times = {name: [] for name, _, _ in ROWS}
     for _ in range(ROUNDS):

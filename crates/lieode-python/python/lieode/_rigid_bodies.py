@@ -59,7 +59,7 @@ class LoadPoint:
     first access: a force field of the positions alone does not pay for it.
     """
 
-    __slots__ = ("t", "positions", "velocities", "omegas", "_rotors", "_scalar_first")
+    __slots__ = ("_rotors", "_scalar_first", "omegas", "positions", "t", "velocities")
 
     def __init__(self, t, positions, velocities, rotors, omegas, scalar_first=True):
         self.t, self.positions, self.velocities, self.omegas = t, positions, velocities, omegas
@@ -171,13 +171,13 @@ class RigidBodies:
             )
         n = positions.shape[0]
         identity = [1.0, 0.0, 0.0, 0.0] if scalar_first else [0.0, 0.0, 0.0, 1.0]
-        self._setup = dict(
-            method=method,
-            mass=_floats("mass", mass, (n,)),
-            inertia=_floats("inertia", inertia, (n, 3)),
-            torque_frame=torque_frame,
-            scalar_first=bool(scalar_first),
-        )
+        self._setup = {
+            "method": method,
+            "mass": _floats("mass", mass, (n,)),
+            "inertia": _floats("inertia", inertia, (n, 3)),
+            "torque_frame": torque_frame,
+            "scalar_first": bool(scalar_first),
+        }
         self._make(
             float(t0),
             positions,
