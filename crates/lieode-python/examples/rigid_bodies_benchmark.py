@@ -150,7 +150,7 @@ def main():
     bandwidth, best = copy_bandwidth()
     print()
     print(
-        f"numpy copy of one step's loads ({N * 48 / 1e6:.0f} MB): {1e3 * best:.2f} ms, "
+        f"numpy copy of one step's loads ({N * 48 / 1e6:.3g} MB): {1e3 * best:.3g} ms, "
         f"{bandwidth:.1f} GB/s read + write = {1e9 * best / N:.1f} ns per body"
     )
 

@@ -302,9 +302,10 @@ impl RigidBodies {
                 let mut source = Source::new(this.frame, Kind::Capture(&mut this.point));
                 py.detach(|| ghost.step(&mut source))
             } else {
-                // The start's first point does not depend on the step; a later one (after
-                // loads given to `start`) is at the step given there.
-                let dt = this.dt.unwrap_or(1.0);
+                // The start's first point does not depend on the step (any step the clock
+                // resolves at t0 will do); a later one (after loads given to `start`) is at the
+                // step given there.
+                let dt = this.dt.unwrap_or(this.y0.t.abs().max(1.0));
                 let span = Span::open(this.y0.t, dt).map_err(|e| library_error(py, e))?;
                 let mut source = Source::new(
                     this.frame,
