@@ -536,3 +536,29 @@ def test_load_buffers_given_crosswise_are_read_before_they_are_written():
     other.step(1e-2, f, t)
     assert np.array_equal(one.positions, other.positions)
     assert np.array_equal(one.omegas, other.omegas)
+
+
+def test_ctrl_c_inside_the_load_function_stops_the_run_at_the_steps_end():
+    """A KeyboardInterrupt raised by the function (where Ctrl-C mostly lands) comes out of the
+    run unchanged at the end of the step: the function is called once more for that
+    evaluation, the step is whole, and the bodies go on as if nothing had happened."""
+    c = crowd(3)
+    calls = []
+    interrupt = KeyboardInterrupt("Ctrl-C")
+
+    def interrupted(t, x, v, q, w):
+        calls.append(t)
+        if len(calls) == 3:
+            raise interrupt
+        return model(t, x, v, q, w)
+
+    bodies = lieode.RigidBodies(**c)
+    with pytest.raises(KeyboardInterrupt) as e:
+        bodies.run(1e-2, 10, interrupted)
+    assert e.value is interrupt
+    assert len(calls) == 4 and bodies.steps == 2  # start, step 1, step 2 (called twice)
+    bodies.run(1e-2, 3, interrupted)
+    reference = lieode.RigidBodies(**c)
+    reference.run(1e-2, 5, model)
+    assert np.array_equal(bodies.positions, reference.positions)
+    assert np.array_equal(bodies.omegas, reference.omegas)

@@ -345,7 +345,8 @@ class RigidBodies:
         Raises
         ------
         Any exception ``loads`` raises, unchanged (the bodies are then part-way through the
-        step: restart with ``set_state``). ``KeyboardInterrupt`` between steps on Ctrl-C.
+        step: restart with ``set_state``). ``KeyboardInterrupt`` on Ctrl-C, at a step's end:
+        if it lands inside ``loads``, ``loads`` is called once more to finish the step.
         ``lieode.LieodeError`` subclasses for the library's failures, with ``parameter``,
         ``t`` and ``body``.
         """

@@ -485,11 +485,15 @@ impl RigidBodies {
                         point,
                         scalar_first: scalar_first.then_some(rotors_buffer),
                         failure: None,
+                        interrupted: None,
                     }),
                 );
                 let result = py.detach(|| {
                     for k in 0..n_steps {
                         runner.step(&mut source).map_err(Stop::Library)?;
+                        if let Some(interrupt) = source.take_interrupt() {
+                            return Err(Stop::Signal(interrupt));
+                        }
                         if (k + 1) % every == 0 {
                             Python::attach(|py| py.check_signals()).map_err(Stop::Signal)?;
                         }
@@ -588,10 +592,12 @@ impl RigidBodies {
                         point,
                         scalar_first: scalar_first.then_some(rotors_buffer),
                         failure: None,
+                        interrupted: None,
                     }),
                 );
                 let state = py.detach(|| runner.state(&mut source));
-                if let Some(error) = source.into_failure() {
+                let interrupt = source.take_interrupt();
+                if let Some(error) = source.into_failure().or(interrupt) {
                     return Err(error);
                 }
                 state
@@ -721,11 +727,20 @@ impl RigidBodies {
                         point,
                         scalar_first: scalar_first.then_some(rotors_buffer),
                         failure: None,
+                        interrupted: None,
                     }),
                 );
                 let started = py.detach(|| runner.start(&mut source, &span, y0));
+                let interrupt = source.take_interrupt();
                 if let Some(error) = source.into_failure() {
                     return Err(error);
+                }
+                if let Some(interrupt) = interrupt {
+                    // The start is whole: the run has started, then stops.
+                    started.map_err(|e| library_error(py, e))?;
+                    self.dt = Some(dt);
+                    self.started = true;
+                    return Err(interrupt);
                 }
                 started
             }

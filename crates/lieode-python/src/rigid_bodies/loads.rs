@@ -110,6 +110,16 @@ impl<'a> Source<'a> {
             _ => None,
         }
     }
+
+    /// The `KeyboardInterrupt` (Ctrl-C) a Python load function raised during an evaluation
+    /// whose loads a second call then gave: the step is whole, and the interrupt is due at
+    /// its end.
+    pub fn take_interrupt(&mut self) -> Option<PyErr> {
+        match &mut self.kind {
+            Kind::Python(python) => python.interrupted.take(),
+            _ => None,
+        }
+    }
 }
 
 impl SystemForces for Source<'_> {
@@ -181,12 +191,28 @@ pub struct PythonLoads<'a> {
     /// The first exception of the function, or of the checks of what it returned (the core
     /// then sees NaN loads and stops; the caller raises this instead of the core's error).
     pub failure: Option<PyErr>,
+    /// A `KeyboardInterrupt` the function raised, to be raised at the step's end.
+    pub interrupted: Option<PyErr>,
 }
 
 impl PythonLoads<'_> {
     fn evaluate(&mut self, view: &SystemView<'_>, loads: &mut Loads) {
         if self.failure.is_none() {
-            let result = Python::attach(|py| self.call(py, view, loads));
+            let result = Python::attach(|py| {
+                self.call(py, view, loads).or_else(|error| {
+                    // Ctrl-C lands in the function more often than between the steps, where the
+                    // run looks for it: the step would be lost. The function is called once more
+                    // for the loads of this evaluation, and the interrupt raised at the step's
+                    // end (a second Ctrl-C during that call stops the step).
+                    let first_interrupt = self.interrupted.is_none()
+                        && error.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py);
+                    if !first_interrupt {
+                        return Err(error);
+                    }
+                    self.interrupted = Some(error);
+                    self.call(py, view, loads)
+                })
+            });
             if let Err(error) = result {
                 self.failure = Some(error);
             }
