@@ -100,6 +100,11 @@ def _floats(name, value, shape=None):
     return np.ascontiguousarray(array)
 
 
+def _pair(loads):
+    """A list ``[forces, torques]`` as the pair it means."""
+    return tuple(loads) if isinstance(loads, list) else loads
+
+
 def _invalid(parameter, message):
     error = _lieode.InvalidParameterError(message)
     error.parameter, error.t, error.body = parameter, None, None
@@ -350,7 +355,7 @@ class RigidBodies:
         ``lieode.LieodeError`` subclasses for the library's failures, with ``parameter``,
         ``t`` and ``body``.
         """
-        self._core.run(float(dt), int(n_steps), loads)
+        self._core.run(float(dt), int(n_steps), _pair(loads))
 
     # -- synchronised state, restart -----------------------------------------------------
 
@@ -362,7 +367,7 @@ class RigidBodies:
         function as for ``run``; this evaluation is counted. The velocity Verlet form needs
         none.
         """
-        return State(*self._core.state(loads))
+        return State(*self._core.state(_pair(loads)))
 
     def set_state(self, t, positions, velocities, rotors, omegas):
         """Restarts from the synchronised state ``(t, positions, velocities, rotors,

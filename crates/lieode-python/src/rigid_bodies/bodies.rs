@@ -35,6 +35,40 @@ type Arrays<'py> = (
     Bound<'py, PyArray2<f64>>,
 );
 
+/// The rows of the `(n, C)` array `a` (the parameter `name`), checked for shape and
+/// finiteness (naming the first non-finite body, at `t0`).
+fn rows<const C: usize>(
+    name: &str,
+    a: &PyReadonlyArray2<'_, f64>,
+    n: usize,
+    t0: f64,
+) -> PyResult<Vec<[f64; C]>> {
+    let shape = a.shape();
+    if shape != [n, C] {
+        return Err(invalid(
+            name,
+            None,
+            None,
+            format!(
+                "invalid parameter `{name}`: expected shape ({n}, {C}) (one row per body, as \
+                 positions), got {shape:?}"
+            ),
+        ));
+    }
+    let rows: Vec<[f64; C]> = (a.as_array().rows().into_iter())
+        .map(|r| std::array::from_fn(|k| r[k]))
+        .collect();
+    if let Some(body) = rows.iter().position(|r| !r.iter().all(|x| x.is_finite())) {
+        return Err(non_finite(
+            name,
+            Some(t0),
+            body,
+            format!("non-finite `{name}` of body {body} at t = {t0:e}"),
+        ));
+    }
+    Ok(rows)
+}
+
 /// Two arrays (the load buffers, forces and torques).
 type Pair<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>);
 
@@ -108,43 +142,11 @@ impl RigidBodies {
             ));
         }
         let n = positions.shape()[0];
-        let table = |name: &str, a: &PyReadonlyArray2<'_, f64>, columns: usize| {
-            let shape = a.shape();
-            if shape != [n, columns] {
-                return Err(invalid(
-                    name,
-                    None,
-                    None,
-                    format!(
-                        "invalid parameter `{name}`: expected shape ({n}, {columns}) (one row per \
-                         body, as positions), got {shape:?}"
-                    ),
-                ));
-            }
-            let view = a.as_array();
-            if let Some(body) = view
-                .rows()
-                .into_iter()
-                .position(|r| !r.iter().all(|x| x.is_finite()))
-            {
-                return Err(non_finite(
-                    name,
-                    Some(t0),
-                    body,
-                    format!("non-finite `{name}` of body {body} at t = {t0:e}"),
-                ));
-            }
-            Ok(view
-                .rows()
-                .into_iter()
-                .map(|r| r.to_vec())
-                .collect::<Vec<_>>())
-        };
-        let x = table("positions", &positions, 3)?;
-        let v = table("velocities", &velocities, 3)?;
-        let q = table("rotors", &rotors, 4)?;
-        let w = table("omegas", &omegas, 3)?;
-        let moments = table("inertia", &inertia, 3)?;
+        let x = rows::<3>("positions", &positions, n, t0)?;
+        let v = rows::<3>("velocities", &velocities, n, t0)?;
+        let q = rows::<4>("rotors", &rotors, n, t0)?;
+        let w = rows::<3>("omegas", &omegas, n, t0)?;
+        let moments = rows::<3>("inertia", &inertia, n, t0)?;
         let masses = mass.as_array();
         if masses.shape() != [n] {
             return Err(invalid(
@@ -158,8 +160,8 @@ impl RigidBodies {
             ));
         }
         let bodies = (masses.iter().zip(&moments).enumerate())
-            .map(|(i, (&m, j))| {
-                Body::new(m, [j[0], j[1], j[2]]).map_err(|e| {
+            .map(|(i, (&m, &j))| {
+                Body::new(m, j).map_err(|e| {
                     let parameter = match &e {
                         lieode::Error::InvalidParameter { name, .. }
                         | lieode::Error::NonFinite { name }
@@ -173,12 +175,12 @@ impl RigidBodies {
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let vector = |r: &Vec<f64>| Vector3::new(r[0], r[1], r[2]);
-        let rotor = |r: &Vec<f64>| {
+        let vector = |&[a, b, c]: &[f64; 3]| Vector3::new(a, b, c);
+        let rotor = |&[a, b, c, d]: &[f64; 4]| {
             if scalar_first {
-                Quaternion::new(r[0], r[1], r[2], r[3])
+                Quaternion::new(a, b, c, d)
             } else {
-                Quaternion::new(r[3], r[0], r[1], r[2])
+                Quaternion::new(d, a, b, c)
             }
         };
         let y0 = SystemState::new(
