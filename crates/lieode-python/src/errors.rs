@@ -65,16 +65,17 @@ pub fn to_py_for_body(py: Python<'_>, error: lieode::Error, body: usize) -> PyEr
     translate(py, error, Some(body))
 }
 
-fn translate(py: Python<'_>, error: lieode::Error, body: Option<usize>) -> PyErr {
+fn translate(_py: Python<'_>, error: lieode::Error, body: Option<usize>) -> PyErr {
     use lieode::Error as E;
-    let body = body.or(match &error {
-        E::NonFiniteBody { body, .. } => Some(*body),
-        _ => None,
-    });
+    // The message names a body the caller gives; the library's own errors name theirs.
     let message = match body {
         Some(index) => format!("body {index}: {error}"),
         None => error.to_string(),
     };
+    let body = body.or(match &error {
+        E::NonFiniteBody { body, .. } => Some(*body),
+        _ => None,
+    });
     let (err, parameter, t): (PyErr, Option<&str>, Option<f64>) = match &error {
         E::InvalidParameter { name, .. } => {
             (InvalidParameterError::new_err(message), Some(name), None)
@@ -95,11 +96,24 @@ fn translate(py: Python<'_>, error: lieode::Error, body: Option<usize>) -> PyErr
         | E::ProblemIsStiff { t, .. } => (IntegrationError::new_err(message), None, Some(*t)),
         _ => (IntegrationError::new_err(message), None, None),
     };
-    let value = err.value(py);
-    // Setting attributes on a fresh exception instance cannot fail in practice; if it did, the
-    // exception would still carry its message.
-    let _ = value.setattr("parameter", parameter);
-    let _ = value.setattr("t", t);
-    let _ = value.setattr("body", body);
+    with_context(err, parameter, t, body)
+}
+
+/// Sets the attributes `parameter`, `t` and `body` of a package exception.
+pub fn with_context<'a>(
+    err: PyErr,
+    parameter: impl Into<Option<&'a str>>,
+    t: Option<f64>,
+    body: Option<usize>,
+) -> PyErr {
+    let parameter = parameter.into();
+    Python::attach(|py| {
+        let value = err.value(py);
+        // Setting attributes on a fresh exception instance cannot fail in practice; if it did,
+        // the exception would still carry its message.
+        let _ = value.setattr("parameter", parameter);
+        let _ = value.setattr("t", t);
+        let _ = value.setattr("body", body);
+    });
     err
 }

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod angular_velocity;
 mod ensemble;
 mod errors;
+mod rigid_bodies;
 mod spline;
 
 /// The extension module.
@@ -31,8 +32,9 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ensemble::ADAPTIVE_METHODS.to_vec(),
     )?;
     m.add(
-        "CATALOGUE_NAMES",
+        "ENSEMBLE_FIXED_STEP_METHODS",
         lieode::rotation::catalogue::NAMES.to_vec(),
     )?;
+    rigid_bodies::register(m)?;
     Ok(())
 }

@@ -386,3 +386,97 @@ fn bad_input_gives_named_errors_on_both_forms() -> lieode::Result<()> {
     }
     every_method(&mut Refusals)
 }
+
+/// A model that writes nothing and says it assigns every load: the step uses the load buffers
+/// as the caller filled them ([`CatalogueSystem::load_buffers`]); it records the view it is
+/// handed.
+#[derive(Default)]
+struct Silent {
+    seen: Vec<(f64, usize, usize, usize)>,
+}
+
+impl lieode::system::SystemForces for Silent {
+    fn torque_frame(&self) -> Frame {
+        Frame::Body
+    }
+    fn assigns_every_load(&self) -> bool {
+        true
+    }
+    fn loads(&mut self, view: &lieode::system::SystemView<'_>, _: &mut lieode::system::Loads) {
+        let address = |p: *const f64| p as usize;
+        self.seen.push((
+            view.t,
+            address(view.positions.as_ptr().cast()),
+            address(view.rotors.as_ptr().cast()),
+            address(view.omegas.as_ptr().cast()),
+        ));
+    }
+}
+
+/// The carried arrays and the load buffers, read and filled in place: for every method the
+/// arrays are the synchronised positions and rotors, stay at one address over the steps, and
+/// are what the force model sees where the torque point is carried; loads written into the
+/// buffers step the system bit for bit as a model writing the same loads.
+#[test]
+fn the_carried_arrays_and_the_load_buffers_are_read_and_filled_in_place() -> lieode::Result<()> {
+    struct InPlace;
+    impl MethodVisitor for InPlace {
+        fn visit<K: RigidBodyMethod>(
+            &mut self,
+            make: fn(RigidBody) -> SingleBody<K>,
+        ) -> lieode::Result<()> {
+            let (bodies, y0) = crowd(5)?;
+            let (force, torque) = (Vector3::new(0.5, -1.0, 0.25), Vector3::new(0.1, 0.2, -0.3));
+            let constant = |_: &BodyView<'_>| (force, torque);
+            let mut model = PerBody {
+                frame: Frame::Body,
+                model: constant,
+            };
+            let span = lieode::stepper::Span::open(0.0, 1e-2)?;
+            let mut reference = CatalogueSystem::new(bodies.clone(), make);
+            assert!(reference.arrays().is_none() && reference.load_buffers().is_none());
+            let mut filled = CatalogueSystem::new(bodies, make);
+            reference.start(&mut model, &span, &y0)?;
+            filled.start(&mut model, &span, &y0)?;
+            let mut silent = Silent::default();
+            let first = filled
+                .arrays()
+                .map(|v| (v.positions.as_ptr(), v.rotors.as_ptr()));
+            for _ in 0..7 {
+                reference.step(&mut model)?;
+                let buffers = filled.load_buffers().expect("started");
+                buffers.forces.fill(force);
+                buffers.torques.fill(torque);
+                filled.step(&mut silent)?;
+            }
+            let name = reference.name().to_owned();
+            let state = filled.state(&mut model)?;
+            assert_eq!(state, reference.state(&mut model)?, "{name}");
+            let view = filled.arrays().expect("started");
+            assert_eq!(
+                first,
+                Some((view.positions.as_ptr(), view.rotors.as_ptr())),
+                "{name}"
+            );
+            assert_eq!(view.t, state.t, "{name}");
+            assert_eq!(view.positions, &state.positions[..], "{name}");
+            assert_eq!(view.rotors, &state.rotors[..], "{name}");
+            if K::POINT_IS_CARRIED && !K::TORQUE_AT_END {
+                // The model was handed the carried arrays themselves, at t_n.
+                let (x, q, w) = (view.positions, view.rotors, view.omegas);
+                let address = |p: *const f64| p as usize;
+                let carried = (
+                    address(x.as_ptr().cast()),
+                    address(q.as_ptr().cast()),
+                    address(w.as_ptr().cast()),
+                );
+                for (k, seen) in silent.seen.iter().enumerate() {
+                    assert_eq!((seen.1, seen.2, seen.3), carried, "{name}");
+                    assert_eq!(seen.0, k as f64 * 1e-2, "{name}");
+                }
+            }
+            Ok(())
+        }
+    }
+    every_method(&mut InPlace)
+}

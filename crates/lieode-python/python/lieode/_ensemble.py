@@ -120,8 +120,8 @@ def rigid_body_ensemble(
         ``"dop853"`` (default), ``"dopri5"`` or ``"odex"``: adaptive at ``rtol``/``atol``,
         lifted to ``SU(2) × ℝ³`` (rotors unit by construction; the rotation's error is
         measured absolutely). Or a name of the rotational catalogue
-        (``lieode.CATALOGUE_NAMES``, e.g. ``"spiral_leapfrog"``) at the fixed step ``dt``,
-        with every output time on the grid ``t_eval[0] + n dt``.
+        (``lieode.ENSEMBLE_FIXED_STEP_METHODS``, e.g. ``"spiral_leapfrog"``) at the fixed step
+        ``dt``, with every output time on the grid ``t_eval[0] + n dt``.
     max_steps : int, optional
         Each member's step limit (adaptive methods); ``None``: no limit.
     threads : int, optional

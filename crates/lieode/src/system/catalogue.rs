@@ -149,6 +149,62 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         &self.method
     }
 
+    /// The arrays the method carries between steps, read in place (for a binding's array views
+    /// without a copy per step): at `t_n`, the positions `x_n`, the velocities of the
+    /// translation's form (`v_{n−½}` in the leapfrog form, `v_n` in the velocity Verlet form,
+    /// [`RigidBodyMethod::TORQUE_AT_END`]), the rotors `q_n` and the angular velocities the
+    /// method carries ([`Carried::omega`]: `ω_{n−½}` for the leapfrog rotations). Where the
+    /// method's torque point is its carried state ([`RigidBodyMethod::POINT_IS_CARRIED`]) and
+    /// the torque is taken at `t_n`, this is also the view the next step hands the force model.
+    /// `None` before the start.
+    ///
+    /// The steps update these arrays in place: their addresses change only when a run starts.
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::rotation::{NoTorque, SpiralLeapfrog};
+    /// use lieode::stepper::{Span, Stepper};
+    /// use lieode::system::{Body, EveryBody, SpiralLeapfrogSystem, SystemState};
+    ///
+    /// let body = Body::new(1.0, [1.0; 3])?;
+    /// let mut system = SpiralLeapfrogSystem::uniform(body, 2, SpiralLeapfrog::new);
+    /// assert!(system.arrays().is_none());
+    /// let mut free = EveryBody(NoTorque);
+    /// system.start(&mut free, &Span::open(0.0, 1e-2)?, &SystemState::at_rest(0.0, 2))?;
+    /// system.step(&mut free)?;
+    /// let view = system.arrays().expect("started");
+    /// assert_eq!((view.t, view.positions.len()), (1e-2, 2));
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn arrays(&self) -> Option<SystemView<'_>> {
+        let clock = self.clock?;
+        Some(SystemView {
+            t: clock.time(),
+            positions: &self.positions,
+            velocities: &self.velocities,
+            rotors: &self.rotors,
+            omegas: &self.omegas,
+        })
+    }
+
+    /// The buffers the next load evaluation hands the force model — the forces and the torques
+    /// (in the model's frame), one per body — holding the last evaluation's loads; `None` before
+    /// the start. A caller may fill them in place and step with a model that
+    /// [assigns every load](SystemForces::assigns_every_load) and writes nothing (a binding's
+    /// writable array views, without a copy per step): the step then uses them as they are.
+    /// As for a model, buffers resized by the caller are refused at the next evaluation, naming
+    /// `loads`.
+    ///
+    /// In the velocity Verlet form ([`RigidBodyMethod::TORQUE_AT_END`]: Velocity Verlet,
+    /// Johnson) the forces held here are `F_n`, which the next step's first half kick uses
+    /// before its evaluation: filling them in place before that step replaces `F_n` too, so
+    /// such a method takes its loads from a model that writes them. The buffers' addresses
+    /// change only when a run starts.
+    pub fn load_buffers(&mut self) -> Option<&mut Loads> {
+        self.clock?;
+        Some(&mut self.loads)
+    }
+
     /// The state the method carries for body `i` (`None` before the start or out of range).
     pub fn carried(&self, i: usize) -> Option<Carried<K::Extra>> {
         self.clock?;
