@@ -77,8 +77,23 @@ rm -rf target/wheels
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
     --no-deps target/wheels/lieode-*.whl
 "$venv/bin/python" -m pytest -q crates/lieode-python/tests
-# The Python examples, small but complete.
-"$venv/bin/python" crates/lieode-python/examples/precessing_binary.py --t-end 50 | tail -n 1
-"$venv/bin/python" crates/lieode-python/examples/dask_ensemble.py --members 400 --blocks 4 | tail -n 1
+# The Python examples, small but complete: each has its line here, and an example without one
+# is refused.
+PY_EXAMPLES=(
+    "precessing_binary.py --t-end 50"
+    "dask_ensemble.py --members 400 --blocks 4"
+    "rigid_bodies_benchmark.py 1e4 2 1"
+    "benchmark.py --quick --repeats 1"
+)
+for script in crates/lieode-python/examples/*.py; do
+    name=$(basename "$script")
+    printf '%s\n' "${PY_EXAMPLES[@]}" | grep -q "^$name" ||
+        { echo "run-tests.sh: no line in PY_EXAMPLES for $name" >&2; exit 1; }
+done
+for line in "${PY_EXAMPLES[@]}"; do
+    read -r -a args <<< "$line"
+    echo "python example: $line"
+    "$venv/bin/python" "crates/lieode-python/examples/${args[0]}" "${args[@]:1}" | tail -n 1
+done
 
 echo "all tests, examples and packages passed"

@@ -113,6 +113,26 @@ def callable_omega(table, t_end, repeats, peer_repeats):
     table[-1] = table[-1].rsplit("|", 2)[0] + f"| {peer[0] / ours[0]:.0f}× slower |"
 
 
+def rigid_bodies(table, bodies, repeats):
+    """SPIRAL leapfrog on ``bodies`` spheres under constant loads: ``RigidBodies.step`` from a
+    Python loop with the loads in the library's buffers, against the same steps in a Rust loop
+    (the rigid-bodies benchmark's two reference rows; it has the other drivers)."""
+    import rigid_bodies_benchmark as spiral
+
+    spiral.N, spiral.STEPS = bodies, 20
+    system = spiral.bodies()
+    rust, python = float("inf"), float("inf")
+    for _ in range(repeats):  # interleaved; each run times its own steps
+        rust = min(rust, spiral.rust_buffers(system))
+        python = min(python, spiral.python_buffers(system))
+    steps = bodies * spiral.STEPS
+    for name, seconds in (("SPIRAL bodies, Rust loop", rust), ("SPIRAL bodies, Python loop", python)):
+        table.append(
+            f"| {name} | {seconds:.3f} | {steps:.1e} body-steps, {1e9 * seconds / steps:.1f} "
+            f"ns each |  |  | {'' if name.endswith('Rust loop') else f'{seconds / rust:.2f}× Rust'} |"
+        )
+
+
 def ensemble(table, members, repeats):
     """Heavy tops of the Dask example, t ∈ [0, 5], every member: lieode's ensemble (lifted
     DOP853 at 1e-10) against SciPy's DOP853 member by member on q̇ = ½ q ⊗ ω, J ω̇ = τ − ω × Jω
@@ -188,6 +208,7 @@ def main():
     ]
     tabulated(table, t_end, args.repeats)
     callable_omega(table, t_end, args.repeats, 1 if not args.quick else args.repeats)
+    rigid_bodies(table, 10_000 if args.quick else 1_000_000, args.repeats)
     ensemble(table, 20 if args.quick else 400, args.repeats)
     print("\n".join(table))
 

@@ -31,9 +31,10 @@ import time
 import lieode
 import numpy as np
 
-N = int(float(sys.argv[1])) if len(sys.argv) > 1 else 10**6
-STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+# The sizes (set from the command line by main, or by a script importing this one).
+N = 10**6
+STEPS = 20
+ROUNDS = 5
 DT = 1e-4
 FORCE, TORQUE = np.array([0.0, 0.0, -9.81]), np.array([0.01, -0.02, 0.005])
 
@@ -128,7 +129,10 @@ def copy_bandwidth():
 
 
 def main():
-    global USER_LOADS
+    global N, STEPS, ROUNDS, USER_LOADS
+    N = int(float(sys.argv[1])) if len(sys.argv) > 1 else N
+    STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else STEPS
+    ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else ROUNDS
     USER_LOADS = loads()
     systems = {flag: bodies(flag) for flag in (True, False)}
     times = {name: [] for name, _, _ in ROWS}
