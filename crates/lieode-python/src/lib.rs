@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 mod angular_velocity;
 mod errors;
+mod solve_ivp;
 mod spline;
 
 /// The extension module.
@@ -24,5 +25,6 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(angular_velocity::cubic_spline, m)?)?;
     m.add("FORMULATIONS", angular_velocity::FORMULATIONS.to_vec())?;
     m.add("METHODS", angular_velocity::METHODS.to_vec())?;
+    solve_ivp::register(m)?;
     Ok(())
 }
