@@ -15,6 +15,7 @@ from ._lieode import (
     NonFiniteError,
 )
 from ._angular_velocity import from_angular_velocity, integrate_angular_velocity
+from ._solve_ivp import FACTOR_SIZES, VECTOR_SIZES, ButcherTableau, OdeResult, OdeSolution, solve_ivp
 
 __all__ = [
     "FORMULATIONS",
@@ -25,4 +26,5 @@ __all__ = [
     "NonFiniteError",
     "from_angular_velocity",
     "integrate_angular_velocity",
+    "FACTOR_SIZES", "VECTOR_SIZES", "ButcherTableau", "OdeResult", "OdeSolution", "solve_ivp",
 ]
