@@ -641,3 +641,38 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_crouch_grossman_and_commutator_free_tableaux_run_as_products_of_exponentials():
+    """On a group a fixed-step Crouch–Grossman or commutator-free tableau runs as such (no
+    chart): measured order 3 for CG3 and 4 for CF4 on the torqued rigid body."""
+    w0 = np.array([0.5, 1.0, -0.7])
+    T = 4.0
+    ref = scipy_integrate.solve_ivp(torqued_ambient, (0.0, T),
+                                    np.concatenate([np.eye(3).ravel(), w0]), method="DOP853",
+                                    rtol=1e-13, atol=1e-13)
+    R_ref, w_ref = ref.y[:9, -1].reshape(3, 3), ref.y[9:, -1]
+    steps = np.array([16, 32, 64, 128])
+    for name, order in (("cg3", 3), ("cf4", 4)):
+        tableau = lieode.ButcherTableau.named(name)
+        errors = []
+        for n in steps:
+            sol = lieode.solve_ivp(torqued_body, (0.0, T), (np.eye(3), w0), method=tableau,
+                                   step=T / n, group="SO3xR3", side="right")
+            R, w = sol.y[0][-1], sol.y[1][:, -1]
+            errors.append(max(np.max(np.abs(R - R_ref)), np.max(np.abs(w - w_ref))))
+            assert np.max(np.abs(R.T @ R - np.eye(3))) < 1e-14
+        slope = -np.polyfit(np.log(steps), np.log(errors), 1)[0]
+        print(name, errors, slope)
+        assert abs(slope - order) < 0.2, name
+    with pytest.raises(lieode.InvalidParameterError) as info:
+        lieode.solve_ivp(torqued_body, (0.0, T), (np.eye(3), w0), group="SO3xR3",
+                         method=lieode.ButcherTableau.named("cg3"), step=0.1, chart="cayley")
+    assert info.value.parameter == "chart"
+
+
+def test_the_raw_entry_checks_the_state_length():
+    with pytest.raises(lieode.InvalidParameterError, match="9 floats given"):
+        lieode._lieode.solve_ivp(lambda t, y: [0.0, 0.0, 0.0], 0.0, 1.0, np.zeros(9), "SU2",
+                                 0, "DOP853", 1e-6, [1e-6], None, False, [], "exp", "left",
+                                 None, None, None, None, [])

@@ -5,7 +5,7 @@
 //! fixed-step Munthe-Kaas method ([`lieode::engine::MuntheKaas`]).
 
 use lieode::adaptive::{AdaptiveMethod, LieStepper};
-use lieode::engine::{Fixed, MuntheKaas};
+use lieode::engine::{CommutatorFree, Fixed, MuntheKaas};
 use lieode::lie::coordinates::{CayleyMap, Chart, ExponentialMap};
 use lieode::lie::product::Product;
 use lieode::lie::rn::Rn;
@@ -14,6 +14,7 @@ use lieode::lie::so3::So3;
 use lieode::lie::unit_quaternion::UnitQuat;
 use lieode::lie::{AlgebraDim, LieAlgebra, LieGroup, Side};
 use lieode::ode::{LieOde, LieOdeFn};
+use lieode::tableau::Family;
 use nalgebra::{DefaultAllocator, OVector, allocator::Allocator};
 use pyo3::prelude::*;
 
@@ -93,6 +94,18 @@ pub fn solve(
 
 /// The group element `y0`, or an `InvalidParameterError` naming it.
 fn start<G: PyState>(py: Python<'_>, y0: &[f64]) -> PyResult<G> {
+    if y0.len() != G::FLOATS {
+        return Err(invalid(
+            py,
+            "y0",
+            None,
+            format!(
+                "invalid parameter `y0`: {} floats given, the group's elements have {}",
+                y0.len(),
+                G::FLOATS
+            ),
+        ));
+    }
     G::from_flat(y0)
         .map_err(|reason| invalid(py, "y0", None, format!("invalid parameter `y0`: {reason}")))
 }
@@ -133,6 +146,16 @@ where
 {
     let y0 = start::<G>(py, y0)?;
     let mut problem = problem::<G>(callbacks, config.side);
+    if let Some(engine) = product_of_exponentials::<G>(py, config)? {
+        return run(
+            py,
+            &mut Fixed::new(engine),
+            &mut problem,
+            &y0,
+            config,
+            Some(callbacks),
+        );
+    }
     match config.chart {
         ChartKind::Exponential => {
             charted::<G, ExponentialMap, _>(py, &mut problem, &y0, config, callbacks)
@@ -165,7 +188,57 @@ where
     }
     let y0 = start::<G>(py, y0)?;
     let mut problem = problem::<G>(callbacks, config.side);
+    if let Some(engine) = product_of_exponentials::<G>(py, config)? {
+        return run(
+            py,
+            &mut Fixed::new(engine),
+            &mut problem,
+            &y0,
+            config,
+            Some(callbacks),
+        );
+    }
     charted::<G, ExponentialMap, _>(py, &mut problem, &y0, config, callbacks)
+}
+
+/// The engine of a fixed-step Crouch–Grossman or commutator-free tableau (products of
+/// exponentials, no chart), or `None` for any other method.
+///
+/// # Errors
+/// `InvalidParameterError` naming `chart` for the Cayley chart; an invalid tableau.
+fn product_of_exponentials<G>(
+    py: Python<'_>,
+    config: &Config,
+) -> PyResult<Option<CommutatorFree<G>>>
+where
+    G: LieGroup<Scalar = f64>,
+{
+    let MethodSpec::Fixed(tableau) = &config.method else {
+        return Ok(None);
+    };
+    let engine = match tableau.family {
+        Family::CrouchGrossman => CommutatorFree::crouch_grossman(tableau),
+        Family::CommutatorFree => CommutatorFree::new(tableau),
+        _ => return Ok(None),
+    };
+    if config.chart == ChartKind::Cayley {
+        return Err(invalid(
+            py,
+            "chart",
+            None,
+            format!(
+                "invalid parameter `chart` = \"cayley\": the {} tableau {:?} is a product of \
+                 exponentials and has no chart; use chart=\"exp\"",
+                if tableau.family == Family::CrouchGrossman {
+                    "Crouch–Grossman"
+                } else {
+                    "commutator-free"
+                },
+                tableau.name.as_ref()
+            ),
+        ));
+    }
+    engine.map(Some).map_err(|e| to_py(py, e))
 }
 
 /// Integrates `problem` on `G` in the chart `C` with the run's method.
