@@ -123,6 +123,11 @@ def test_vector_result_is_shaped_as_scipy():
     assert ours.message == theirs.message
 
 
+def test_vectorized_is_accepted_as_scipy_users_pass_it():
+    sol = lieode.solve_ivp(lambda t, y: -y, (0.0, 1.0), [1.0], vectorized=False)
+    assert sol.success
+
+
 def test_backwards_in_time_with_args():
     def oscillator(t, y, k, scale):
         return [y[1], -k * y[0] * scale]
@@ -334,7 +339,7 @@ def test_free_rigid_body_on_so3xr3_against_a_scipy_reference():
     w0 = np.array([0.9, -0.4, 1.3])
 
     def body(t, y):
-        R, w = y
+        _, w = y
         return np.concatenate([w, euler(w)])
 
     def ambient(t, y):
@@ -534,6 +539,7 @@ def test_non_finite_values_name_what_and_when():
         ({"group": "SO4"}, "group"),
         ({"events": [3]}, "events"),
         ({"args": 3}, "args"),
+        ({"jac": lambda t, y: -np.eye(2)}, "jac"),
     ],
 )
 def test_bad_arguments_name_the_parameter(kwargs, parameter):
@@ -555,7 +561,9 @@ def test_unsupported_size_lists_the_supported_ones():
 
 
 def test_group_arguments_are_checked():
-    fun = lambda t, y: np.zeros(6)  # noqa: E731
+    def fun(t, y):
+        return np.zeros(6)
+
     with pytest.raises(lieode.InvalidParameterError, match="not an element of SO") as info:
         lieode.solve_ivp(fun, (0.0, 1.0), 2 * np.eye(3), group="SO3")
     assert info.value.parameter == "y0"

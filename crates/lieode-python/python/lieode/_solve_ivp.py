@@ -93,7 +93,7 @@ class _Layout:
         k = rows.shape[0]
         if self.group is None:
             return np.ascontiguousarray(rows.T)
-        g = rows[:, : self.group_floats].reshape((k,) + self.shape)
+        g = rows[:, : self.group_floats].reshape((k, *self.shape))
         if self.n == 0:
             return g
         return g, np.ascontiguousarray(rows[:, self.group_floats:].T)
@@ -103,7 +103,7 @@ class _Layout:
         k = rows.shape[0]
         if self.group is None:
             return rows
-        g = rows[:, : self.group_floats].reshape((k,) + self.shape)
+        g = rows[:, : self.group_floats].reshape((k, *self.shape))
         if self.n == 0:
             return g
         return g, rows[:, self.group_floats:]
@@ -197,7 +197,7 @@ def _events(events):
             direction = float(getattr(event, "direction", 0.0))
         except (TypeError, ValueError):
             raise _invalid("events", f"event {i} has direction = "
-                                     f"{getattr(event, 'direction')!r}: expected a number") \
+                                     f"{event.direction!r}: expected a number") \
                 from None
         specs.append((event, direction, terminal))
     return specs
@@ -239,7 +239,7 @@ def solve_ivp(
     fun: Callable[..., Any],
     t_span: Tuple[float, float],
     y0: Any,
-    method: Union[str, "ButcherTableau"] = "DOP853",
+    method: Union[str, ButcherTableau] = "DOP853",
     t_eval: Optional[Sequence[float]] = None,
     dense_output: bool = False,
     events: Union[None, Callable[..., float], Sequence[Callable[..., float]]] = None,
@@ -254,6 +254,7 @@ def solve_ivp(
     max_steps: Optional[int] = None,
     step: Optional[float] = None,
     args: Optional[Sequence[Any]] = None,
+    **options: Any,
 ) -> OdeResult:
     """Solve an initial value problem ``y' = fun(t, y)``, ``y(t0) = y0``, on ℝⁿ or on a Lie
     group: SciPy's ``solve_ivp`` run in Rust.
@@ -305,7 +306,7 @@ def solve_ivp(
         Return ``sol``, the continuous solution (an ``OdeSolution``).
     events : callable or list of callables, optional
         ``event(t, y, *args)`` whose zeros are located on the dense output (each step is
-        sampled at 8 points, so several zeros inside one step are found). As SciPy's, an
+        cut into 8 subintervals, so several zeros inside one step are found). As SciPy's, an
         event may have the attributes ``terminal`` (``True``: stop at the first zero) and
         ``direction`` (``> 0``: only rising zeros, ``< 0``: only falling, ``0``: both).
     rtol, atol : float or array_like
@@ -334,6 +335,10 @@ def solve_ivp(
         The step of a fixed-step tableau: ``⌈|t1 − t0|/step⌉`` equal steps ending on ``t1``.
     args : tuple, optional
         Extra arguments passed to ``fun`` and to every event function.
+    **options
+        SciPy's solver options: ``vectorized`` is accepted and has no effect (``fun`` is
+        called with one state at a time); ``jac``, ``jac_sparsity``, ``lband``, ``uband``
+        and ``min_step`` belong to SciPy's implicit methods and are refused.
 
     Returns
     -------
@@ -370,6 +375,10 @@ def solve_ivp(
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
     """
+    options.pop("vectorized", None)
+    for name in options:
+        raise _invalid(name, "is not supported: lieode's methods are explicit (see "
+                             "help(lieode.solve_ivp))")
     if not callable(fun):
         raise _invalid("fun", f"{fun!r} is not callable")
     try:
@@ -389,10 +398,10 @@ def solve_ivp(
         if flat_y0.size not in VECTOR_SIZES:
             raise _invalid("y0", f"of size {flat_y0.size}: vector ODEs of these sizes are "
                                  f"compiled in: {list(VECTOR_SIZES)}")
-        if chart != "exp" or side != "left":
-            name = "chart" if chart != "exp" else "side"
-            raise _invalid(name, f"{locals()[name]!r} applies to ODEs on a group only "
-                                 "(give `group`)")
+        for name, value, default in (("chart", chart, "exp"), ("side", side, "left")):
+            if value != default:
+                raise _invalid(name, f"{value!r} applies to ODEs on a group only (give "
+                                     "`group`)")
     if chart not in ("exp", "cayley"):
         raise _invalid("chart", f"{chart!r}: expected \"exp\" or \"cayley\"")
     if side not in ("left", "right"):
