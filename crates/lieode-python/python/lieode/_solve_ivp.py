@@ -263,17 +263,17 @@ def solve_ivp(
     result; the default method is DOP853). With ``group``, ``y`` is a group element and
     ``fun(t, y)`` returns an element of its Lie algebra::
 
-        ┌──────────────────────────────────────────────────────────────────────────────────┐
-        │ On a group, fun(t, y) returns ξ in the Lie algebra, and                           │
-        │     side="left"  (default):  y' = ξ(t, y) · y    (spatial / lab-frame velocity)   │
-        │     side="right":            y' = y · ξ(t, y)    (body-frame velocity)            │
-        │ SO3:  ξ = ω ∈ ℝ³, the angular velocity:  R' = ω̂ R  (left)  or  R ω̂  (right),      │
-        │       ω̂ = [[0, -ω3, ω2], [ω3, 0, -ω1], [-ω2, ω1, 0]].                            │
-        │ SU2:  ξ = v ∈ ℝ³, a pure quaternion (0, v):  q' = (0, v) q  (left): v = ω/2,      │
-        │       half the angular velocity (q = (w, x, y, z), scalar first, Hamilton).      │
-        │ SE3:  ξ = (ρ, φ) ∈ ℝ⁶, translation first:  g' = ξ̂ g  with ξ̂ = [[φ̂, ρ], [0, 0]].  │
-        │ "SO3xR3" etc.: y = (element, v ∈ ℝⁿ); fun returns (ξ, v') concatenated.           │
-        └──────────────────────────────────────────────────────────────────────────────────┘
+        ┌─────────────────────────────────────────────────────────────────────────────────┐
+        │ On a group, fun(t, y) returns ξ in the Lie algebra, and                         │
+        │     side="left"  (default):  y' = ξ(t, y) · y    (spatial / lab-frame velocity) │
+        │     side="right":            y' = y · ξ(t, y)    (body-frame velocity)          │
+        │ SO3:  ξ = ω ∈ ℝ³, the angular velocity:  R' = ω̂ R  (left)  or  R ω̂  (right),    │
+        │       ω̂ = [[0, -ω3, ω2], [ω3, 0, -ω1], [-ω2, ω1, 0]].                           │
+        │ SU2:  ξ = v ∈ ℝ³, a pure quaternion (0, v):  q' = (0, v) q  (left): v = ω/2,    │
+        │       half the angular velocity (q = (w, x, y, z), scalar first, Hamilton).     │
+        │ SE3:  ξ = (ρ, φ) ∈ ℝ⁶, translation first:  g' = ξ̂ g  with ξ̂ = [[φ̂, ρ], [0, 0]]. │
+        │ "SO3xR3" etc.: y = (element, v ∈ ℝⁿ); fun returns (ξ, v') concatenated.         │
+        └─────────────────────────────────────────────────────────────────────────────────┘
 
     Every step is taken in local coordinates ``y = φ(θ)·y_n`` (``φ`` = exp or Cayley,
     ``chart``) in which the method runs on a vector space, so every state is on the group up
