@@ -10,6 +10,7 @@ mod angular_velocity;
 mod ensemble;
 mod errors;
 mod rigid_bodies;
+mod solve_ivp;
 mod spline;
 
 /// The extension module.
@@ -36,5 +37,6 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         lieode::rotation::catalogue::NAMES.to_vec(),
     )?;
     rigid_bodies::register(m)?;
+    solve_ivp::register(m)?;
     Ok(())
 }

@@ -5,6 +5,10 @@ numpy-quaternion's and quaternionic's functions of those names: the orientation 
 turning with a prescribed angular velocity, integrated in Rust (a tabulated angular velocity
 is interpolated in Rust too).
 
+``solve_ivp`` is SciPy's ``solve_ivp`` for vector ODEs and for states on SO(3), SU(2), SE(3)
+and their products with ℝⁿ (``group=``; there ``fun`` returns the Lie-algebra element), with
+DOPRI5, DOP853, ODEX or a user's ``ButcherTableau``.
+
 ``rigid_body_ensemble`` integrates many rigid bodies of one problem in parallel (one call, all
 cores, the GIL released), with the same numbers however the ensemble is split.
 
@@ -32,25 +36,39 @@ from ._rigid_bodies import (
     RigidBodies,
     State,
 )
+from ._solve_ivp import (
+    FACTOR_SIZES,
+    VECTOR_SIZES,
+    ButcherTableau,
+    OdeResult,
+    OdeSolution,
+    solve_ivp,
+)
 
 __all__ = [
+    "ButcherTableau",
     "CATALOGUE",
     "ENSEMBLE_ADAPTIVE_METHODS",
     "ENSEMBLE_FIXED_STEP_METHODS",
     "EnsembleResult",
-    "FieldTorque",
+    "FACTOR_SIZES",
     "FORMULATIONS",
-    "METHODS",
+    "FieldTorque",
     "IntegrationError",
     "InvalidParameterError",
     "LieodeError",
     "LoadPoint",
+    "METHODS",
     "MethodInfo",
     "NonFiniteError",
+    "OdeResult",
+    "OdeSolution",
     "RIGID_BODY_METHODS",
     "RigidBodies",
     "State",
+    "VECTOR_SIZES",
     "from_angular_velocity",
     "integrate_angular_velocity",
     "rigid_body_ensemble",
+    "solve_ivp",
 ]

@@ -1388,6 +1388,13 @@ where
     fn name(&self) -> &str {
         "ODEX"
     }
+
+    /// The degree of the last step's interpolant: `μ + 4` with dense output, 3 for the cubic
+    /// Hermite interpolant without (so the driver's stored segments reproduce it exactly; the
+    /// default 8 resampled the degree-`μ + 4` polynomial, up to 19 with `km = 9`, lossily).
+    fn dense_degree(&self) -> usize {
+        usize::try_from(self.dense_mu).map_or(3, |mu| mu + 4)
+    }
 }
 
 /// `x^n` by repeated squaring, in the order of libgcc's `__powidf2` (which evaluates
