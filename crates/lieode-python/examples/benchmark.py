@@ -113,6 +113,25 @@ def callable_omega(table, t_end, repeats, peer_repeats):
     table[-1] = table[-1].rsplit("|", 2)[0] + f"| {peer[0] / ours[0]:.0f}× slower |"
 
 
+def arenstorf(table, tolerance, repeats):
+    """Arenstorf's orbit with the same Python right-hand side, DOP853 at rtol = atol =
+    ``tolerance`` in both: the error at the period, the evaluations and the time."""
+    from scipy.integrate import solve_ivp as scipy_solve_ivp
+
+    import solve_ivp_benchmark as orbit
+
+    best = best_of(repeats, {
+        "lieode": lambda: orbit.run(lieode.solve_ivp, tolerance),
+        "scipy": lambda: orbit.run(scipy_solve_ivp, tolerance),
+    })
+    ours = best["lieode"]
+    for name, label in (("lieode", "lieode.solve_ivp"), ("scipy", "scipy solve_ivp")):
+        seconds, (error, nfev, _) = best[name]
+        row(table, f"Arenstorf, {label}, DOP853 at {tolerance:g}", seconds, f"{nfev} calls",
+            error, None)
+    table[-1] = table[-1].rsplit("|", 2)[0] + f"| {best['scipy'][0] / ours[0]:.1f}× slower |"
+
+
 def rigid_bodies(table, bodies, repeats):
     """SPIRAL leapfrog on ``bodies`` spheres under constant loads: ``RigidBodies.step`` from a
     Python loop with the loads in the library's buffers, against the same steps in a Rust loop
@@ -208,6 +227,7 @@ def main():
     ]
     tabulated(table, t_end, args.repeats)
     callable_omega(table, t_end, args.repeats, 1 if not args.quick else args.repeats)
+    arenstorf(table, 1e-10, args.repeats)
     rigid_bodies(table, 10_000 if args.quick else 1_000_000, args.repeats)
     ensemble(table, 20 if args.quick else 400, args.repeats)
     print("\n".join(table))
