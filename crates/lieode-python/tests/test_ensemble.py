@@ -105,6 +105,17 @@ def test_a_split_ensemble_gives_the_serial_numbers_bit_for_bit():
         assert alone.nfev[0] == whole.nfev[i]
 
 
+def test_one_rotor_or_one_angular_velocity_is_every_members():
+    rotors, omegas = random_starts(5)
+    t = [0.0, 1.0]
+    shared_rotor = lieode.rigid_body_ensemble([1.0, 2.0, 2.5], rotors[0], omegas, t)
+    spelled_out = lieode.rigid_body_ensemble([1.0, 2.0, 2.5], np.tile(rotors[0], (5, 1)), omegas, t)
+    assert np.array_equal(shared_rotor.rotors, spelled_out.rotors)
+    shared_omega = lieode.rigid_body_ensemble([1.0, 2.0, 2.5], rotors, omegas[2], t)
+    assert shared_omega.rotors.shape == (5, 2, 4)
+    assert np.array_equal(shared_omega.omegas[:, 0], np.tile(omegas[2], (5, 1)))
+
+
 def test_free_asymmetric_tops_keep_energy_and_momentum():
     moments = np.array([1.0, 2.0, 2.5])
     rotors, omegas = random_starts(8, seed=11)

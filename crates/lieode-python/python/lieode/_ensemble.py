@@ -110,10 +110,11 @@ def rigid_body_ensemble(
     inertia : (3,) or (M, 3) float array
         Principal moments, shared or per member (positive, satisfying the triangle
         inequalities).
-    rotors : (M, 4) float array
-        Start rotors, scalar first (scalar last if not ``scalar_first``); normalised.
-    omegas : (M, 3) float array
-        Start angular velocities in the body frame.
+    rotors : (M, 4) or (4,) float array
+        Start rotors, scalar first (scalar last if not ``scalar_first``); normalised. One
+        rotor is every member's.
+    omegas : (M, 3) or (3,) float array
+        Start angular velocities in the body frame; one is every member's.
     t_eval : (T,) float array
         Non-decreasing output times; ``t_eval[0]`` is the start.
     method : str
@@ -151,6 +152,12 @@ def rigid_body_ensemble(
     if not scalar_first:
         rotors = np.ascontiguousarray(np.roll(rotors, 1, axis=1))
     omegas = _vectors("omegas", omegas, 3)
+    # One rotor or one angular velocity is every member's.
+    members = max(len(rotors), len(omegas))
+    if len(rotors) == 1:
+        rotors = np.ascontiguousarray(np.broadcast_to(rotors, (members, 4)))
+    if len(omegas) == 1:
+        omegas = np.ascontiguousarray(np.broadcast_to(omegas, (members, 3)))
     inertia = _vectors("inertia", inertia, 3)
     times = np.ascontiguousarray(np.atleast_1d(np.asarray(t_eval, dtype=float)))
     if times.ndim != 1:
