@@ -73,7 +73,7 @@ def test_the_catalogue_lists_every_many_body_method_with_its_information_row():
 def test_the_documented_table_is_the_catalogue():
     from pathlib import Path
 
-    doc = Path(__file__).parents[1] / "docs" / "python-rigid-bodies.md"
+    doc = Path(__file__).parents[3] / "docs" / "python.md"
     lines = doc.read_text(encoding="utf-8").split("<!-- table: lieode.CATALOGUE -->")[1]
     rows = [line for line in lines.strip().splitlines()[2:] if line.startswith("| `")]
     documented = {}
