@@ -27,13 +27,19 @@ def qexp(v):
     return np.concatenate([[math.cos(angle)], math.sin(angle) * np.asarray(v) / angle])
 
 
+def conj(q):
+    """The conjugate (the inverse of a unit rotor)."""
+    return np.asarray(q) * np.array([1.0, -1.0, -1.0, -1.0])
+
+
 def rotate(q, v):
-    conj = q * np.array([1.0, -1.0, -1.0, -1.0])
-    return qmul(qmul(q, np.concatenate([[0.0], v])), conj)[1:]
+    """``q v q̄`` for a unit rotor ``q`` and a 3-vector ``v``."""
+    return qmul(qmul(q, np.concatenate([[0.0], v])), conj(q))[1:]
 
 
 def rotor_distance(a, b):
-    """The rotation angle between two unit rotors (sign-blind), from the relative rotor
-    ``ā b`` by atan2 (an arccos of ``|a·b|`` loses half the digits near zero)."""
-    d = qmul(np.asarray(a) * np.array([1.0, -1.0, -1.0, -1.0]), np.asarray(b))
+    """The rotation angle between two rotors (sign-blind, normalised first), from the relative
+    rotor ``ā b`` by atan2 (an arccos of ``|a·b|`` loses half the digits near zero)."""
+    a, b = np.asarray(a) / np.linalg.norm(a), np.asarray(b) / np.linalg.norm(b)
+    d = qmul(conj(a), b)
     return 2.0 * math.atan2(np.linalg.norm(d[1:]), abs(d[0]))

@@ -1,8 +1,7 @@
 """rigid_body_ensemble against closed forms, SciPy's DOP853 and its own serial runs."""
 
-import importlib.util
 import math
-import pathlib
+import time
 
 import numpy as np
 import pytest
@@ -10,9 +9,7 @@ from scipy.integrate import solve_ivp
 
 import lieode
 from reference_quaternions import qexp, qmul, rotor_distance
-
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
-
+from support import interrupt_after, load_example
 
 def symmetric_top_exact(moments, q0, w0, t):
     """The free symmetric top (moments A, A, C): with the lab momentum L = R₀ J ω₀ and
@@ -241,22 +238,8 @@ def test_progress_reports_every_member_and_its_exceptions_come_out_unchanged(cap
 
 
 def test_ctrl_c_stops_a_long_ensemble():
-    import os
-    import signal
-    import threading
-    import time
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signals reach the main thread only")
     rotors, omegas = random_starts(64)
-    sent = []
-
-    def interrupt():
-        time.sleep(0.1)
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = interrupt_after(0.1)
     with pytest.raises(KeyboardInterrupt):
         try:
             # Each member takes seconds at this tolerance over this span.
@@ -267,16 +250,9 @@ def test_ctrl_c_stops_a_long_ensemble():
     assert caught - sent[0] < 0.2
 
 
-def _load_example(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_dask_example_gives_the_serial_numbers_on_a_local_cluster():
     distributed = pytest.importorskip("dask.distributed")
-    example = _load_example("dask_ensemble")
+    example = load_example("dask_ensemble")
     rotors, omegas = example.heavy_top_starts(300)
     serial = example.integrate_block(rotors, omegas)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:

@@ -2,50 +2,16 @@
 bit against the same run done in Rust, loads as arrays and from a function, and errors."""
 
 import math
+import time
 
 import lieode
 import numpy as np
 import pytest
 from lieode import _lieode
+from reference_quaternions import conj, qexp, qmul, rotate, rotor_distance
+from support import interrupt_after
 
 METHODS = lieode.RIGID_BODY_METHODS
-
-
-# Quaternion arithmetic written here, independent of the code under test (scalar first).
-def qmul(a, b):
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array(
-        [
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-        ]
-    )
-
-
-def qexp(v):
-    """exp of the pure quaternion (0, v): the rotation by 2|v| about v."""
-    angle = np.linalg.norm(v)
-    if angle == 0.0:
-        return np.array([1.0, 0.0, 0.0, 0.0])
-    return np.concatenate([[math.cos(angle)], math.sin(angle) * np.asarray(v) / angle])
-
-
-def conj(q):
-    return np.asarray(q) * np.array([1.0, -1.0, -1.0, -1.0])
-
-
-def rotate(q, v):
-    return qmul(qmul(q, np.concatenate([[0.0], v])), conj(q))[1:]
-
-
-def rotor_distance(a, b):
-    """The angle between two rotors (sign-blind, normalised first)."""
-    a, b = np.asarray(a) / np.linalg.norm(a), np.asarray(b) / np.linalg.norm(b)
-    d = qmul(conj(a), b)
-    return 2.0 * math.atan2(np.linalg.norm(d[1:]), abs(d[0]))
 
 
 def no_loads(n):
@@ -481,25 +447,11 @@ def test_ctrl_c_stops_a_run_between_steps():
     """SIGINT during a run with constant loads (no Python between the steps, the GIL
     released) comes out as KeyboardInterrupt from the run, at a step's end: the bodies can go
     on."""
-    import os
-    import signal
-    import threading
-    import time
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signals reach the main thread only")
     n = 20_000
     bodies = lieode.RigidBodies(
         positions=np.zeros((n, 3)), omegas=np.tile([0.0, 0.0, 1.0], (n, 1))
     )
-    sent = []
-
-    def interrupt():
-        time.sleep(0.05)
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = interrupt_after(0.05)
     with pytest.raises(KeyboardInterrupt):
         try:
             bodies.run(1e-3, 10**9, no_loads(n))

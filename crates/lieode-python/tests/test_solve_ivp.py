@@ -1,11 +1,13 @@
 """lieode.solve_ivp against SciPy, Hairer's published runs, closed forms, and the Rust API."""
 
 import math
+import time
 
 import numpy as np
 import pytest
 
 import lieode
+from support import interrupt_after, load_example
 
 scipy_integrate = pytest.importorskip("scipy.integrate")
 scipy_linalg = pytest.importorskip("scipy.linalg")
@@ -13,27 +15,9 @@ scipy_linalg = pytest.importorskip("scipy.linalg")
 
 # ---------------------------------------------------------------------------------------------
 # The Arenstorf orbit (Hairer, Nørsett, Wanner I, §II.0), written operation for operation as
-# Hairer's driver FAREN and the library's `problems::hairer::Arenstorf`.
-
-AMU = 0.012277471
-Y0 = [0.994, 0.0, 0.0, -2.00158510637908252240537862224]
-T_END = 17.0652165601579625588917206249  # the period: the orbit closes, y(T_END) = Y0
-
-
-def arenstorf(t, y):
-    y0, y1, y2, y3 = y
-    amu = AMU
-    amup = 1.0 - amu
-    r1 = (y0 + amu) * (y0 + amu) + y1 * y1
-    r1 = r1 * math.sqrt(r1)
-    r2 = (y0 - amup) * (y0 - amup) + y1 * y1
-    r2 = r2 * math.sqrt(r2)
-    return [
-        y2,
-        y3,
-        y0 + 2.0 * y3 - amup * (y0 + amu) / r1 - amu * (y0 - amup) / r2,
-        y1 - 2.0 * y2 - amup * y1 / r1 - amu * y1 / r2,
-    ]
+# Hairer's driver FAREN and the library's `problems::hairer::Arenstorf`: the benchmark's.
+_orbit = load_example("solve_ivp_benchmark")
+AMU, Y0, T_END, arenstorf = _orbit.AMU, _orbit.Y0, _orbit.T_END, _orbit.arenstorf
 
 
 def period_error(y_end):
@@ -611,21 +595,7 @@ def test_failures_of_the_integration_are_status_minus_one():
 
 def test_ctrl_c_stops_a_run_with_keyboard_interrupt():
     """SIGINT during a long run comes out as KeyboardInterrupt, soon after the signal."""
-    import os
-    import signal
-    import threading
-    import time
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signals reach the main thread only")
-    sent = []
-
-    def interrupt():
-        time.sleep(0.02)
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = interrupt_after(0.02)
     with pytest.raises(KeyboardInterrupt):
         try:
             # About 10 s without the signal: a fast oscillation over a long span.
