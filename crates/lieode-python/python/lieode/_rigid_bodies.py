@@ -1,7 +1,10 @@
 """N rigid bodies in six degrees of freedom as numpy arrays, stepped in Rust by any many-body
 method of the catalogue, by name (``lieode::system`` in the Rust library)."""
 
+from __future__ import annotations
+
 from collections import namedtuple
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -50,6 +53,11 @@ RIGID_BODY_METHODS = tuple(CATALOGUE)
 """The names of the many-body methods."""
 
 
+#: Loads for ``run`` and ``state``: a function ``loads(t, positions, velocities, rotors,
+#: omegas) -> (forces, torques)``, a constant pair of (N, 3) arrays, or ``None`` (no loads).
+Loads = Union[None, Callable[..., Tuple[Any, Any]], Tuple[Any, Any]]
+
+
 class LoadPoint:
     """Where the next load evaluation is taken: ``t`` and read-only views of the
     ``positions``, ``velocities``, ``rotors`` and ``omegas`` (body angular velocities) the
@@ -66,7 +74,7 @@ class LoadPoint:
         self._rotors, self._scalar_first = rotors, scalar_first
 
     @property
-    def rotors(self):
+    def rotors(self) -> np.ndarray:
         """The rotors (body → lab), (N, 4), in the order the bodies were given."""
         if self._scalar_first:
             self._rotors, self._scalar_first = _scalar_first(self._rotors), False
@@ -162,10 +170,19 @@ class RigidBodies:
     """
 
     def __init__(
-        self, method="spiral_leapfrog", mass=1.0, inertia=1.0, positions=None,
-        velocities=None, rotors=None, omegas=None, *, t0=0.0, torque_frame="body",
-        scalar_first=True,
-    ):
+        self,
+        method: str = "spiral_leapfrog",
+        mass: Any = 1.0,
+        inertia: Any = 1.0,
+        positions: Any = None,
+        velocities: Any = None,
+        rotors: Any = None,
+        omegas: Any = None,
+        *,
+        t0: float = 0.0,
+        torque_frame: str = "body",
+        scalar_first: bool = True,
+    ) -> None:
         if positions is None:
             raise _invalid("positions", "missing parameter `positions`: an (N, 3) array")
         positions = _floats("positions", positions)
@@ -201,55 +218,55 @@ class RigidBodies:
     # -- what the bodies are ---------------------------------------------------------------
 
     @property
-    def method(self):
+    def method(self) -> str:
         """The method's name."""
         return self._core.method
 
     @property
-    def info(self):
+    def info(self) -> MethodInfo:
         """The method's ``MethodInfo`` row of ``lieode.CATALOGUE``."""
         return CATALOGUE[self._core.method]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._core)
 
     @property
-    def mass(self):
+    def mass(self) -> np.ndarray:
         """The masses, (N,)."""
         return self._setup["mass"]
 
     @property
-    def inertia(self):
+    def inertia(self) -> np.ndarray:
         """The principal moments of inertia, (N, 3)."""
         return self._setup["inertia"]
 
     @property
-    def torque_frame(self):
+    def torque_frame(self) -> str:
         """The frame of the torques (``"body"`` or ``"lab"``)."""
         return self._setup["torque_frame"]
 
     @property
-    def t(self):
+    def t(self) -> float:
         """The time ``t_n`` of the carried state (``t0`` before the start)."""
         return self._core.t
 
     @property
-    def dt(self):
+    def dt(self) -> Optional[float]:
         """The run's step (``None`` before the start)."""
         return self._core.dt
 
     @property
-    def started(self):
+    def started(self) -> bool:
         """Whether the run has started (``start`` or ``run``)."""
         return self._core.started
 
     @property
-    def evaluations(self):
+    def evaluations(self) -> int:
         """Load evaluations so far (the start's, the steps', the synchronisations')."""
         return self._core.counts[0]
 
     @property
-    def steps(self):
+    def steps(self) -> int:
         """Steps so far."""
         return self._core.counts[1]
 
@@ -259,20 +276,20 @@ class RigidBodies:
     # the start); ``state()`` gives the initial state, ``load_point()`` the start's point.
 
     @property
-    def positions(self):
+    def positions(self) -> np.ndarray:
         """The positions ``x_n`` at ``t``: a read-only view of the Rust array, which every
         step updates in place."""
         return self._core.arrays()[1]
 
     @property
-    def velocities(self):
+    def velocities(self) -> np.ndarray:
         """The velocities the method carries: ``v_{n−½}`` (half a step behind ``t``) in the
         leapfrog form, ``v_n`` in the velocity Verlet form (``info.form``). A read-only view
         updated in place; ``state()`` gives the synchronised ``v_n``."""
         return self._core.arrays()[2]
 
     @property
-    def rotors(self):
+    def rotors(self) -> np.ndarray:
         """The rotors ``q_n`` at ``t`` (body → lab). A read-only view updated in place if
         ``scalar_first`` is false (the Rust array stores them scalar last); scalar first, a
         copy."""
@@ -280,14 +297,14 @@ class RigidBodies:
         return _scalar_first(q) if self._setup["scalar_first"] else q
 
     @property
-    def omegas(self):
+    def omegas(self) -> np.ndarray:
         """The body angular velocities the method carries: ``ω_{n−½}`` for the leapfrog
         rotations (``info.leapfrog``), else ``ω_n``. A read-only view updated in place;
         ``state()`` gives the synchronised ``ω_n``."""
         return self._core.arrays()[4]
 
     @property
-    def forces(self):
+    def forces(self) -> np.ndarray:
         """The load buffer of the forces, (N, 3): the loads of the last evaluation. In the
         leapfrog form it is writable — fill it in place and step with
         ``step(dt, bodies.forces, bodies.torques)``, which then copies nothing; in the velocity
@@ -295,13 +312,13 @@ class RigidBodies:
         return self._core.load_buffers()[0]
 
     @property
-    def torques(self):
+    def torques(self) -> np.ndarray:
         """The load buffer of the torques (in ``torque_frame``), as ``forces``."""
         return self._core.load_buffers()[1]
 
     # -- loads as arrays: where, then step -------------------------------------------------
 
-    def load_point(self):
+    def load_point(self) -> LoadPoint:
         """Where the next load evaluation is taken: a ``LoadPoint`` of the time and read-only
         views of the positions, velocities, rotors and body angular velocities at which the
         loads given to the next ``start`` or ``step`` must be computed.
@@ -316,14 +333,14 @@ class RigidBodies:
         """
         return LoadPoint(*self._core.load_point(), self._setup["scalar_first"])
 
-    def start(self, dt, forces, torques):
+    def start(self, dt: float, forces: np.ndarray, torques: np.ndarray) -> bool:
         """Starts the run with the step ``dt`` and the loads ``(forces, torques)``, (N, 3)
         float64 arrays computed at ``load_point()``. Returns whether the run has started:
         ``spiral_magnus`` needs a second call, with the loads at its predictor (the new
         ``load_point()``)."""
         return self._core.start(float(dt), forces, torques)
 
-    def step(self, dt, forces, torques):
+    def step(self, dt: float, forces: np.ndarray, torques: np.ndarray) -> None:
         """One step of ``dt`` (the run's step) with the loads ``(forces, torques)``, (N, 3)
         float64 arrays computed at ``load_point()`` (torques in ``torque_frame``). Passing the
         load buffers themselves (``bodies.forces``, ``bodies.torques``) copies nothing."""
@@ -331,7 +348,7 @@ class RigidBodies:
 
     # -- loads from a function -----------------------------------------------------------
 
-    def run(self, dt, n_steps, loads=None):
+    def run(self, dt: float, n_steps: int, loads: Loads = None) -> None:
         """``n_steps`` steps of ``dt``, starting the run first if needed.
 
         Parameters
@@ -359,7 +376,7 @@ class RigidBodies:
 
     # -- synchronised state, restart -----------------------------------------------------
 
-    def state(self, loads=None):
+    def state(self, loads: Loads = None) -> State:
         """The synchronised state at ``t`` as a ``State`` of new arrays.
 
         In the leapfrog form the velocities ``v_n`` (and the leapfrog rotations' ``ω_n``) need
@@ -369,7 +386,9 @@ class RigidBodies:
         """
         return State(*self._core.state(_pair(loads)))
 
-    def set_state(self, t, positions, velocities, rotors, omegas):
+    def set_state(
+        self, t: float, positions: Any, velocities: Any, rotors: Any, omegas: Any
+    ) -> None:
         """Restarts from the synchronised state ``(t, positions, velocities, rotors,
         omegas)`` (e.g. ``bodies.set_state(*bodies.state(loads))`` to change the step): the
         method starts again at the next ``start`` or ``run``. Views taken before show the old
