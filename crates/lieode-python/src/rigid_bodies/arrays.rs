@@ -11,6 +11,7 @@ use numpy::ndarray::{ArrayView2, ShapeBuilder};
 use numpy::npyffi::flags::NPY_ARRAY_WRITEABLE;
 use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::errors::{InvalidParameterError, NonFiniteError, with_context};
 
@@ -86,6 +87,24 @@ pub fn as_vectors(flat: &[f64]) -> &[Vector3<f64>] {
     // `#[repr(transparent)]` array: size 24, alignment 8, any bits valid. `flat` has 3N
     // entries (the caller's shape check), so the N vectors lie inside it.
     unsafe { std::slice::from_raw_parts(flat.as_ptr().cast(), flat.len() / 3) }
+}
+
+/// A pair `(forces, torques)` of `(n, 3)` float64 arrays at the time `t`, each checked as
+/// [`load_array`] checks it; anything but a pair is an `InvalidParameterError` naming `loads`
+/// with the message `not_a_pair` gives.
+pub fn load_pair<'py>(
+    value: &Bound<'py, PyAny>,
+    n: usize,
+    t: f64,
+    not_a_pair: impl FnOnce() -> String,
+) -> PyResult<(PyReadonlyArray2<'py, f64>, PyReadonlyArray2<'py, f64>)> {
+    let pair = (value.cast::<PyTuple>().ok())
+        .filter(|p| p.len() == 2)
+        .ok_or_else(|| invalid("loads", Some(t), None, not_a_pair()))?;
+    Ok((
+        load_array(&pair.get_item(0)?, "forces", n, Some(t))?,
+        load_array(&pair.get_item(1)?, "torques", n, Some(t))?,
+    ))
 }
 
 /// Checks that `value` (the parameter `name`) is an `(n, 3)` float64 array, and borrows it.

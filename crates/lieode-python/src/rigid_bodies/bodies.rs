@@ -18,9 +18,8 @@ use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use super::arrays::{self, LoadArray, invalid, load_array, non_finite};
+use super::arrays::{self, LoadArray, invalid, load_array, load_pair, non_finite};
 use super::loads::{Kind, Point, PythonLoads, Source};
 use super::runner::{Runner, Traits, build};
 use crate::errors::IntegrationError;
@@ -779,25 +778,13 @@ impl<'py> Given<'py> {
         if loads.is_callable() {
             return Ok(Self::Function(loads.unbind()));
         }
-        let pair = loads
-            .cast::<PyTuple>()
-            .ok()
-            .filter(|p| p.len() == 2)
-            .ok_or_else(|| {
-                invalid(
-                    "loads",
-                    Some(t),
-                    None,
-                    "invalid parameter `loads`: expected a function \
-                     loads(t, positions, velocities, rotors, omegas) -> (forces, torques), a \
-                     pair (forces, torques) of arrays, or None"
-                        .into(),
-                )
-            })?;
-        Ok(Self::Constant(
-            load_array(&pair.get_item(0)?, "forces", n, Some(t))?,
-            load_array(&pair.get_item(1)?, "torques", n, Some(t))?,
-        ))
+        let (forces, torques) = load_pair(&loads, n, t, || {
+            "invalid parameter `loads`: expected a function \
+             loads(t, positions, velocities, rotors, omegas) -> (forces, torques), a pair \
+             (forces, torques) of arrays, or None"
+                .into()
+        })?;
+        Ok(Self::Constant(forces, torques))
     }
 
     /// The constant loads as arrays (zero for `Zero`; not for a function).

@@ -11,9 +11,8 @@ use lieode::system::{Loads, SystemForces, SystemView};
 use nalgebra::{Quaternion, Vector3};
 use numpy::PyUntypedArrayMethods;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use super::arrays::{self, LoadArray, invalid};
+use super::arrays::{self, LoadArray};
 
 /// A copy of the point of an evaluation, owned by the bodies' object: shown to Python as views
 /// (its arrays are allocated once, with one entry per body, and written in place).
@@ -248,33 +247,15 @@ impl PythonLoads<'_> {
         let returned = self.function.bind(py).call1(args)?;
         let n = view.positions.len();
         let t = view.t;
-        let pair = returned
-            .cast::<PyTuple>()
-            .ok()
-            .filter(|p| p.len() == 2)
-            .ok_or_else(|| {
-                invalid(
-                    "loads",
-                    Some(t),
-                    None,
-                    format!(
-                        "`loads` must return a pair (forces, torques) of ({n}, 3) float64 arrays; \
-                     it returned {}",
-                        type_name(&returned)
-                    ),
-                )
-            })?;
-        for (k, (name, buffer)) in [
-            ("forces", &mut loads.forces),
-            ("torques", &mut loads.torques),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let item = pair.get_item(k)?;
-            let array = arrays::load_array(&item, name, n, Some(t))?;
-            LoadArray::from_readonly(&array).copy_into(buffer);
-        }
+        let (forces, torques) = arrays::load_pair(&returned, n, t, || {
+            format!(
+                "`loads` must return a pair (forces, torques) of ({n}, 3) float64 arrays; it \
+                 returned {}",
+                type_name(&returned)
+            )
+        })?;
+        LoadArray::from_readonly(&forces).copy_into(&mut loads.forces);
+        LoadArray::from_readonly(&torques).copy_into(&mut loads.torques);
         Ok(())
     }
 }

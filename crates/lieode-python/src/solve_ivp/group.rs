@@ -55,9 +55,9 @@ pub fn solve(
     config: &Config,
 ) -> PyResult<Outcome> {
     macro_rules! product {
-        ($g:ty, $chart:ident; $($n:literal)*) => {
+        ($g:ty, $charts:ty; $($n:literal)*) => {
             match n {
-                $($n => $chart::<Product<$g, Rn<$n>>>(py, callbacks, y0, config),)*
+                $($n => on_group::<Product<$g, Rn<$n>>, $charts>(py, callbacks, y0, config),)*
                 _ => Err(invalid(
                     py,
                     "group",
@@ -70,13 +70,13 @@ pub fn solve(
             }
         };
     }
-    macro_rules! so3_products { ($($n:literal)*) => { product!(So3, any_chart; $($n)*) }; }
-    macro_rules! su2_products { ($($n:literal)*) => { product!(UnitQuat, any_chart; $($n)*) }; }
-    macro_rules! se3_products { ($($n:literal)*) => { product!(Se3, exponential_only; $($n)*) }; }
+    macro_rules! so3_products { ($($n:literal)*) => { product!(So3, BothCharts; $($n)*) }; }
+    macro_rules! su2_products { ($($n:literal)*) => { product!(UnitQuat, BothCharts; $($n)*) }; }
+    macro_rules! se3_products { ($($n:literal)*) => { product!(Se3, ExponentialOnly; $($n)*) }; }
     match (name, n) {
-        ("SO3", 0) => any_chart::<So3>(py, callbacks, y0, config),
-        ("SU2", 0) => any_chart::<UnitQuat>(py, callbacks, y0, config),
-        ("SE3", 0) => exponential_only::<Se3>(py, callbacks, y0, config),
+        ("SO3", 0) => on_group::<So3, BothCharts>(py, callbacks, y0, config),
+        ("SU2", 0) => on_group::<UnitQuat, BothCharts>(py, callbacks, y0, config),
+        ("SE3", 0) => on_group::<Se3, ExponentialOnly>(py, callbacks, y0, config),
         ("SO3", _) => with_factor_sizes!(so3_products),
         ("SU2", _) => with_factor_sizes!(su2_products),
         ("SE3", _) => with_factor_sizes!(se3_products),
@@ -131,41 +131,89 @@ where
     }
 }
 
-/// A group with both charts.
-fn any_chart<G>(
-    py: Python<'_>,
-    callbacks: &Callbacks<'_>,
-    y0: &[f64],
-    config: &Config,
-) -> PyResult<Outcome>
+/// Which charts a group has: the step of any method but a product-of-exponentials tableau runs
+/// in one of them.
+trait Charts<G: LieGroup<Scalar = f64>> {
+    /// Refuses a chart the group does not have.
+    fn check(py: Python<'_>, config: &Config) -> PyResult<()>;
+
+    /// The run of `problem` in the chart `config` names.
+    fn charted<P: LieOde<G>>(
+        py: Python<'_>,
+        problem: &mut P,
+        y0: &G,
+        config: &Config,
+        callbacks: &Callbacks<'_>,
+    ) -> PyResult<Outcome>;
+}
+
+/// The exponential and the Cayley chart (SO(3), SU(2) and their products with ℝⁿ).
+struct BothCharts;
+
+/// The exponential chart only (SE(3) has no Cayley map in the library).
+struct ExponentialOnly;
+
+impl<G> Charts<G> for BothCharts
 where
     G: LieGroup<Scalar = f64> + PyState,
     CayleyMap: Chart<G>,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
     OVector<f64, AlgebraDim<G>>: Send + Sync,
 {
-    let y0 = start::<G>(py, y0)?;
-    let mut problem = problem::<G>(callbacks, config.side);
-    if let Some(engine) = product_of_exponentials::<G>(py, config)? {
-        return run(
-            py,
-            &mut Fixed::new(engine),
-            &mut problem,
-            &y0,
-            config,
-            Some(callbacks),
-        );
+    fn check(_py: Python<'_>, _config: &Config) -> PyResult<()> {
+        Ok(())
     }
-    match config.chart {
-        ChartKind::Exponential => {
-            charted::<G, ExponentialMap, _>(py, &mut problem, &y0, config, callbacks)
+
+    fn charted<P: LieOde<G>>(
+        py: Python<'_>,
+        problem: &mut P,
+        y0: &G,
+        config: &Config,
+        callbacks: &Callbacks<'_>,
+    ) -> PyResult<Outcome> {
+        match config.chart {
+            ChartKind::Exponential => {
+                charted::<G, ExponentialMap, _>(py, problem, y0, config, callbacks)
+            }
+            ChartKind::Cayley => charted::<G, CayleyMap, _>(py, problem, y0, config, callbacks),
         }
-        ChartKind::Cayley => charted::<G, CayleyMap, _>(py, &mut problem, &y0, config, callbacks),
     }
 }
 
-/// A group with the exponential chart only (SE(3) has no Cayley map in the library).
-fn exponential_only<G>(
+impl<G> Charts<G> for ExponentialOnly
+where
+    G: LieGroup<Scalar = f64> + PyState,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+    OVector<f64, AlgebraDim<G>>: Send + Sync,
+{
+    fn check(py: Python<'_>, config: &Config) -> PyResult<()> {
+        if config.chart == ChartKind::Cayley {
+            return Err(invalid(
+                py,
+                "chart",
+                None,
+                "invalid parameter `chart` = \"cayley\": the Cayley chart is defined on SO3 and \
+                 SU2 (and their products with ℝⁿ), not on SE3; use chart=\"exp\""
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn charted<P: LieOde<G>>(
+        py: Python<'_>,
+        problem: &mut P,
+        y0: &G,
+        config: &Config,
+        callbacks: &Callbacks<'_>,
+    ) -> PyResult<Outcome> {
+        charted::<G, ExponentialMap, _>(py, problem, y0, config, callbacks)
+    }
+}
+
+/// The run on the group `G` with the charts `K`: a fixed-step Crouch–Grossman or
+/// commutator-free tableau as products of exponentials, any other method in a chart.
+fn on_group<G, K>(
     py: Python<'_>,
     callbacks: &Callbacks<'_>,
     y0: &[f64],
@@ -173,19 +221,11 @@ fn exponential_only<G>(
 ) -> PyResult<Outcome>
 where
     G: LieGroup<Scalar = f64> + PyState,
+    K: Charts<G>,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
     OVector<f64, AlgebraDim<G>>: Send + Sync,
 {
-    if config.chart == ChartKind::Cayley {
-        return Err(invalid(
-            py,
-            "chart",
-            None,
-            "invalid parameter `chart` = \"cayley\": the Cayley chart is defined on SO3 and SU2 \
-             (and their products with ℝⁿ), not on SE3; use chart=\"exp\""
-                .into(),
-        ));
-    }
+    K::check(py, config)?;
     let y0 = start::<G>(py, y0)?;
     let mut problem = problem::<G>(callbacks, config.side);
     if let Some(engine) = product_of_exponentials::<G>(py, config)? {
@@ -198,7 +238,7 @@ where
             Some(callbacks),
         );
     }
-    charted::<G, ExponentialMap, _>(py, &mut problem, &y0, config, callbacks)
+    K::charted(py, &mut problem, &y0, config, callbacks)
 }
 
 /// The engine of a fixed-step Crouch–Grossman or commutator-free tableau (products of
