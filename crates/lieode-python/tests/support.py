@@ -26,6 +26,10 @@ def interrupt_after(seconds):
     the test where signals cannot reach the main thread."""
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
+    # A shell starts a background job with SIGINT ignored, and Python then keeps it ignored:
+    # Python's own handler, as an interactive run has it.
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     sent = []
 
     def interrupt():

@@ -11,6 +11,7 @@ quaternion = pytest.importorskip("quaternion")  # numpy-quaternion, the peer
 
 
 from reference_quaternions import qexp, qmul, rotate, rotor_distance  # noqa: E402
+from support import interrupt_after  # noqa: E402
 
 
 # A precessing, spinning frame, R(t) = exp(ω₁t ẑ/2) exp(β x̂/2) exp(ω₂t ẑ/2), whose inertial
@@ -261,29 +262,14 @@ def test_from_angular_velocity_is_quaternionics_with_a_callable_and_a_table():
 def test_ctrl_c_stops_a_table_run_between_steps():
     """SIGINT during a table run (no Python runs there: the GIL is released) comes out as
     KeyboardInterrupt from the run, within a few steps of the signal."""
-    import os
-    import signal
-    import threading
     import time
     import traceback
 
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signals reach the main thread only")
     t = np.linspace(0.0, 2.0e5, 2_000_001)
     v = np.column_stack([np.sin(3.0 * t), np.cos(2.0 * t), np.full_like(t, 0.5)])
-    started, sent = [], []
-
-    def interrupt():
-        # This thread needs the GIL to go on after its first sleep, and the call releases it
-        # only while it integrates (after about 0.2 s building the 2M-point spline): once it
-        # runs again, the integration (about 0.2 s) is under way; it sends the signal 20 ms in.
-        time.sleep(0.01)
-        started.append(time.perf_counter())
-        time.sleep(0.02)
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    # The sending thread needs the GIL after its sleep, which the call releases only while it
+    # integrates (after building the spline): the signal lands in the run, 20 ms or more in.
+    sent = interrupt_after(0.02)
     with pytest.raises(KeyboardInterrupt) as interrupted:
         try:
             lieode.integrate_angular_velocity((t, v), None, None, tolerance=1e-14)
