@@ -151,6 +151,27 @@ pub struct MercuryDpmFrame {
     pub omega_lab: Vector3<f64>,
 }
 
+/// `D_n` row by row, then `ω_{n−½}` (lab): 12 doubles.
+impl super::method::PackedState for MercuryDpmFrame {
+    const LEN: usize = 12;
+
+    fn pack(&self, out: &mut [f64]) {
+        let rows = (0..3).flat_map(|r| (0..3).map(move |c| (r, c)));
+        let values = rows.map(|(r, c)| self.dcm[(r, c)]).chain(self.omega_lab.iter().copied());
+        out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
+    }
+
+    fn unpack(data: &[f64]) -> Option<Self> {
+        match data {
+            [a, b, c, d, e, f, g, h, i, x, y, z, ..] => Some(Self {
+                dcm: Matrix3::new(*a, *b, *c, *d, *e, *f, *g, *h, *i),
+                omega_lab: Vector3::new(*x, *y, *z),
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl SingleBody<MercuryDpmMethod> {
     /// The method for `body` with `iterations` fixed-point iterations for `ω_{n+½}`.
     ///

@@ -126,7 +126,9 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     /// What the method carries for one body beside its rotor and angular velocity
     /// ([`Carried::extra`]: Fincham's `L_{n−½}`, SPIRAL–Magnus's torque history, …; `()` for
     /// most).
-    type Extra: Copy + Debug + Send + Sync;
+    /// It packs into a fixed number of `f64`s ([`PackedState`]), so that a host code that
+    /// migrates bodies between processes can keep it beside its own per-body arrays.
+    type Extra: PackedState + Copy + Debug + Send + Sync;
     /// What [`RigidBodyMethod::prepare`] hands to [`RigidBodyMethod::finish`] (e.g. Johnson's new
     /// rotor).
     type Pending: Copy + Debug + Send + Sync;
@@ -271,6 +273,67 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     ) -> Vector3<f64> {
         let _ = (k, tau, dt);
         carried.omega
+    }
+}
+
+/// A method's further per-body state ([`RigidBodyMethod::Extra`]) as [`PackedState::LEN`]
+/// doubles, for a host that keeps the state in its own arrays (the C interface,
+/// `crates/lieode-capi`: a discrete-element code migrates each particle's doubles with it
+/// between processes, and nothing of a particle stays inside the library between calls).
+///
+/// `unpack(pack(e))` is `e` bit for bit (every field is an `f64` or a small count stored
+/// exactly as one).
+///
+/// # Examples
+/// ```
+/// use lieode::rotation::PackedState;
+/// use nalgebra::Vector3;
+///
+/// let momentum = Vector3::new(0.1, -2.0, 3.5);
+/// let mut doubles = [0.0; <Vector3<f64> as PackedState>::LEN];
+/// momentum.pack(&mut doubles);
+/// assert_eq!(Vector3::<f64>::unpack(&doubles), Some(momentum));
+/// assert_eq!(<() as PackedState>::LEN, 0);
+/// ```
+pub trait PackedState: Sized {
+    /// The number of doubles.
+    const LEN: usize;
+
+    /// Writes the state into the first [`PackedState::LEN`] entries of `out` (fewer if `out` is
+    /// shorter).
+    fn pack(&self, out: &mut [f64]);
+
+    /// The state from the first [`PackedState::LEN`] entries of `data`; `None` if `data` is
+    /// shorter or a count is not one `pack` writes.
+    fn unpack(data: &[f64]) -> Option<Self>;
+}
+
+impl PackedState for () {
+    const LEN: usize = 0;
+
+    #[inline(always)]
+    fn pack(&self, _: &mut [f64]) {}
+
+    #[inline(always)]
+    fn unpack(_: &[f64]) -> Option<Self> {
+        Some(())
+    }
+}
+
+impl PackedState for Vector3<f64> {
+    const LEN: usize = 3;
+
+    #[inline(always)]
+    fn pack(&self, out: &mut [f64]) {
+        out.iter_mut().zip(self.iter()).for_each(|(o, x)| *o = *x);
+    }
+
+    #[inline(always)]
+    fn unpack(data: &[f64]) -> Option<Self> {
+        match data {
+            [x, y, z, ..] => Some(Vector3::new(*x, *y, *z)),
+            _ => None,
+        }
     }
 }
 

@@ -93,7 +93,7 @@ pub use mercurydpm::{
     DEFAULT_ITERATIONS as MERCURYDPM_DEFAULT_ITERATIONS, MercuryDpm, MercuryDpmFrame,
     MercuryDpmMethod, lab_to_body,
 };
-pub use method::{Carried, CarriedMut, MethodInfo, RigidBodyMethod, TorquePoint};
+pub use method::{Carried, CarriedMut, MethodInfo, PackedState, RigidBodyMethod, TorquePoint};
 pub use omega_integrator::{
     EulerSsprk3, FixedStepOmega, FixedStepSsprk3, FixedStepStages, FixedStepTableau,
     MAX_OMEGA_STAGES, MAX_UNROLLED_STAGES, OmegaIntegrated, OmegaIntegrator,

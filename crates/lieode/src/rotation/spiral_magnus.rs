@@ -169,6 +169,32 @@ pub struct SpiralMagnusHistory {
     start_rate: Vector3<f64>,
 }
 
+/// `τ_{n−1}`, `τ_{n−2}`, the number of them known (0, 1 or 2, exactly as a double) and the
+/// first step's torque rate: 10 doubles.
+impl super::method::PackedState for SpiralMagnusHistory {
+    const LEN: usize = 10;
+
+    fn pack(&self, out: &mut [f64]) {
+        let [a, b] = &self.previous;
+        let values = (a.iter().chain(b.iter()).copied())
+            .chain([f64::from(self.known)])
+            .chain(self.start_rate.iter().copied());
+        out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
+    }
+
+    fn unpack(data: &[f64]) -> Option<Self> {
+        let [a0, a1, a2, b0, b1, b2, known, r0, r1, r2, ..] = data else {
+            return None;
+        };
+        let known = [0u8, 1, 2].into_iter().find(|k| f64::from(*k) == *known)?;
+        Some(Self {
+            previous: [Vector3::new(*a0, *a1, *a2), Vector3::new(*b0, *b1, *b2)],
+            known,
+            start_rate: Vector3::new(*r0, *r1, *r2),
+        })
+    }
+}
+
 impl RigidBodyMethod for SpiralMagnusMethod {
     type Extra = SpiralMagnusHistory;
     type Pending = ();
