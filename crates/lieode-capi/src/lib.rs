@@ -404,7 +404,10 @@ unsafe fn arrays<'a>(
     let p = unsafe { particles.as_ref() }.ok_or_else(|| Failure::null(function, "particles"))?;
     let n = p.n;
     if n == 0 {
-        return Err(Failure::invalid(function, "n is 0; expected at least one particle"));
+        return Err(Failure::invalid(
+            function,
+            "n is 0; expected at least one particle",
+        ));
     }
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Failure::invalid(
@@ -413,7 +416,10 @@ unsafe fn arrays<'a>(
         ));
     }
     if !t.is_finite() {
-        return Err(Failure::invalid(function, format!("t = {t:e}; expected a finite time")));
+        return Err(Failure::invalid(
+            function,
+            format!("t = {t:e}; expected a finite time"),
+        ));
     }
     let len = m.abi.info().state_len;
     let state_len = n

@@ -110,15 +110,18 @@ impl<K: RigidBodyMethod> Typed<K> {
         })
     }
 
-    /// The carried state kept in the row (or the host's arrays where the point is carried).
+    /// The carried state kept in the row if `saved` (the start's stages of a method that keeps
+    /// it, a step's of a method whose point is not its carried state), else in the host's
+    /// arrays.
     fn carried_saved(
+        saved: bool,
         row: &[f64],
         q: &[f64; 4],
         w: &[f64; 3],
         i: usize,
     ) -> Result<Carried<K::Extra>, Failure> {
         let extra = Self::extra(row, i)?;
-        if Self::SAVE {
+        if saved {
             let s = &row[Self::SAVED_AT..Self::SAVED_AT + 7];
             Ok(Carried::new(
                 Quaternion::new(s[0], s[1], s[2], s[3]),
@@ -206,7 +209,6 @@ fn non_finite(function: &str, what: &str, i: usize, t: f64) -> Failure {
         format!("{function}: non-finite {what} of particle {i} at t = {t:e}"),
     )
 }
-
 
 /// The rows of `len` doubles of a state array (also for `len = 0`: then every row is empty).
 struct Rows<'a> {
@@ -301,7 +303,7 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                 Self::save(row, &c);
                 *q = quat_out(&at);
             } else {
-                let c = Self::carried_saved(row, q, w, i)?;
+                let c = Self::carried_saved(Self::SAVE, row, q, w, i)?;
                 let at = self.method.start_point(k, &c, stage, dt);
                 if !(finite(at.q.coords.as_slice()) && finite(at.omega.as_slice())) {
                     return Err(non_finite("lieode_start_prepare", METHOD_STATE, i, t));
@@ -332,18 +334,20 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
             .zip(p.omegas.iter_mut())
             .zip(p.velocities.iter_mut())
             .zip(rows)
-            .zip(
-                (p.mass.iter().zip(p.inertia))
-                    .zip(loads.forces.iter().zip(loads.torques)),
-            )
+            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
             .enumerate()
         {
             let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            let mut c = Self::carried_saved(row, q, w, i)?;
+            let mut c = Self::carried_saved(Self::SAVE, row, q, w, i)?;
             if stage < K::START_EVALUATIONS {
                 let tau = body_torque(loads.lab, &quat(q), &vec3(torque));
                 if !self.method.absorb_start(k, &mut c, stage, &tau, dt) {
-                    return Err(non_finite(function, METHOD_STATE_HALF_STEP, i, t0 - 0.5 * dt));
+                    return Err(non_finite(
+                        function,
+                        METHOD_STATE_HALF_STEP,
+                        i,
+                        t0 - 0.5 * dt,
+                    ));
                 }
             }
             if Self::FIRST_FORCE && stage == 0 {
@@ -359,7 +363,12 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                     };
                     let new_v = vec3(v) - first * (0.5 * dt * body.inverse_mass());
                     if !finite(new_v.as_slice()) {
-                        return Err(non_finite(function, METHOD_STATE_HALF_STEP, i, t0 - 0.5 * dt));
+                        return Err(non_finite(
+                            function,
+                            METHOD_STATE_HALF_STEP,
+                            i,
+                            t0 - 0.5 * dt,
+                        ));
                     }
                     *v = vec_out(&new_v);
                 }
@@ -435,19 +444,15 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         };
         let mut cache: Cache<K> = None;
         let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, ((((x, v), (q, w)), row), ((m, inertia), (f, torque)))) in
-            (p.positions.iter_mut())
-                .zip(p.velocities.iter_mut())
-                .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
-                .zip(rows)
-                .zip(
-                    (p.mass.iter().zip(p.inertia))
-                        .zip(loads.forces.iter().zip(loads.torques)),
-                )
-                .enumerate()
+        for (i, ((((x, v), (q, w)), row), ((m, inertia), (f, torque)))) in (p.positions.iter_mut())
+            .zip(p.velocities.iter_mut())
+            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
+            .zip(rows)
+            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
+            .enumerate()
         {
             let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            let mut c = Self::carried_saved(row, q, w, i)?;
+            let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
             let (pending, at) = self.method.prepare(k, &c, self.renormalise, dt);
             let (f, torque) = (vec3(f), vec3(torque));
             let tau = body_torque(loads.lab, &at.q, &torque);
@@ -514,16 +519,13 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
             .zip(p.velocities.iter())
             .zip(rows)
             .zip(p.mass.iter().zip(p.inertia))
-            .zip(
-                (out.rotors.iter_mut())
-                    .zip(out.velocities.iter_mut().zip(out.omegas.iter_mut())),
-            )
+            .zip((out.rotors.iter_mut()).zip(out.velocities.iter_mut().zip(out.omegas.iter_mut())))
             .enumerate()
         {
             let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
             let (v_n, omega, c) = match (K::TORQUE_AT_END, loads) {
                 (false, Some(loads)) => {
-                    let c = Self::carried_saved(row, q, w, i)?;
+                    let c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
                     let f = vec3(&loads.forces[i]);
                     let v_n = vec3(v) + f * (0.5 * dt * body.inverse_mass());
                     let tau = if K::SYNC_EVALUATES {
@@ -539,7 +541,9 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                     (vec3(v), self.method.sync(k, &c, &Vector3::zeros(), dt), c)
                 }
             };
-            if !(finite(c.q.coords.as_slice()) && finite(v_n.as_slice()) && finite(omega.as_slice()))
+            if !(finite(c.q.coords.as_slice())
+                && finite(v_n.as_slice())
+                && finite(omega.as_slice()))
             {
                 return Err(non_finite(function, "state", i, t));
             }

@@ -157,7 +157,9 @@ impl super::method::PackedState for MercuryDpmFrame {
 
     fn pack(&self, out: &mut [f64]) {
         let rows = (0..3).flat_map(|r| (0..3).map(move |c| (r, c)));
-        let values = rows.map(|(r, c)| self.dcm[(r, c)]).chain(self.omega_lab.iter().copied());
+        let values = rows
+            .map(|(r, c)| self.dcm[(r, c)])
+            .chain(self.omega_lab.iter().copied());
         out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
     }
 
