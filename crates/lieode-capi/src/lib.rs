@@ -208,7 +208,12 @@ fn guard(function: &str, body: impl FnOnce() -> Result<(), Failure>) -> LieodeSt
     match result {
         Ok(()) => LieodeStatus::Ok,
         Err(failure) => {
-            set_last_error(&failure.message);
+            // Every message starts with the function's name.
+            if failure.message.starts_with(function) {
+                set_last_error(&failure.message);
+            } else {
+                set_last_error(&format!("{function}: {}", failure.message));
+            }
             failure.status
         }
     }
