@@ -52,7 +52,7 @@
 //! the calling thread is [`lieode_last_error_message`], naming the particle index and the time
 //! for non-finite loads or states. A failure part way leaves the particles before the named one
 //! updated and the rest as they were: the host should stop. No Rust panic crosses the boundary
-//! (every entry point catches unwinding and reports [`LieodeStatus::Panic`]).
+//! (every entry point catches unwinding and reports [`LieodeStatus::Internal`]).
 //!
 //! **Threads.** A handle is immutable after creation: one handle may be used from any number of
 //! threads at once, each call on arrays the caller owns (e.g. one call per thread on disjoint

@@ -66,14 +66,13 @@ fn parse(output: &str) -> (Quaternion<f64>, Vector3<f64>) {
     )
 }
 
+/// A synchronised rotor and angular velocity.
+type End = (Quaternion<f64>, Vector3<f64>);
+
 /// The reference runs of every many-body method on the cylinder: `(name, system, single)`.
 struct References {
     cylinder: SpiralCylinder,
-    runs: Vec<(
-        &'static str,
-        (Quaternion<f64>, Vector3<f64>),
-        (Quaternion<f64>, Vector3<f64>),
-    )>,
+    runs: Vec<(&'static str, End, End)>,
 }
 
 impl MethodVisitor for References {

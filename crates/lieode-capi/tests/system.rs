@@ -163,19 +163,22 @@ impl MethodVisitor for Compare {
             frame: field.torque_frame(),
             model: move |b: &BodyView<'_>| load(lab, b.t, b.position, b.velocity, b.rotor, b.omega),
         };
-        let model: &mut dyn FnMut(&mut CatalogueSystem<K>, u8) -> Result<Option<SystemState>> =
-            &mut |system, what| match (what, self.fused) {
-                (0, false) => system
-                    .start(&mut field, &Span::open(T0, DT)?, &y0)
-                    .map(|_| None),
-                (0, true) => system
-                    .start(&mut per_body, &Span::open(T0, DT)?, &y0)
-                    .map(|_| None),
-                (1, false) => system.step(&mut field).map(|_| None),
-                (1, true) => system.step(&mut per_body).map(|_| None),
-                (_, false) => system.state(&mut field).map(Some),
-                (_, true) => system.state(&mut per_body).map(Some),
-            };
+        #[allow(clippy::type_complexity)]
+        let model: &mut dyn FnMut(
+            &mut CatalogueSystem<K>,
+            u8,
+        ) -> Result<Option<SystemState>> = &mut |system, what| match (what, self.fused) {
+            (0, false) => system
+                .start(&mut field, &Span::open(T0, DT)?, &y0)
+                .map(|_| None),
+            (0, true) => system
+                .start(&mut per_body, &Span::open(T0, DT)?, &y0)
+                .map(|_| None),
+            (1, false) => system.step(&mut field).map(|_| None),
+            (1, true) => system.step(&mut per_body).map(|_| None),
+            (_, false) => system.state(&mut field).map(Some),
+            (_, true) => system.state(&mut per_body).map(Some),
+        };
         model(&mut system, 0)?;
 
         // The host: the same particles, started through the interface.
