@@ -528,8 +528,23 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                     let c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
                     let f = vec3(&loads.forces[i]);
                     let v_n = vec3(v) + f * (0.5 * dt * body.inverse_mass());
+                    // The point of the synchronisation (without normalisation, as
+                    // `CatalogueSystem::state` takes it) is the one `lieode_prepare` wrote and
+                    // the host evaluated its loads at: checked, so that a missing
+                    // `lieode_prepare` (or a method whose point would depend on the
+                    // normalisation) is an error, not a silently different `ω_n`.
+                    let (_, at) = self.method.prepare(k, &c, false, dt);
+                    if quat_out(&at.q) != *q || vec_out(&at.omega) != *w {
+                        return Err(Failure::invalid(
+                            function,
+                            format!(
+                                "particle {i}: the arrays do not hold the point of \
+                                 lieode_prepare; in the leapfrog form call lieode_synchronise \
+                                 after lieode_prepare of the step from t = {t:e}"
+                            ),
+                        ));
+                    }
                     let tau = if K::SYNC_EVALUATES {
-                        let (_, at) = self.method.prepare(k, &c, false, dt);
                         body_torque(loads.lab, &at.q, &vec3(&loads.torques[i]))
                     } else {
                         Vector3::zeros()

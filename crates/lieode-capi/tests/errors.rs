@@ -271,3 +271,36 @@ fn the_last_message_is_per_thread() {
     assert_eq!(last_error(), "lieode_method_new: name is null");
     ok(LieodeStatus::Ok);
 }
+
+#[test]
+fn the_leapfrog_form_synchronises_after_prepare() {
+    let (m, mut host) = started("fincham");
+    host.prepare(&m, 0.0, 0.1);
+    host.finish(&m, 0.0, 0.1, LIEODE_FRAME_BODY);
+    let n = host.len();
+    let (mut q, mut v, mut w) = (vec![[0.0; 4]; n], vec![[0.0; 3]; n], vec![[0.0; 3]; n]);
+    let p = host.particles();
+    // SAFETY: the host's arrays and the outputs.
+    let status = unsafe {
+        lieode_synchronise(
+            m.0,
+            0.1,
+            0.1,
+            &p,
+            host.forces.as_ptr().cast(),
+            host.torques.as_ptr().cast(),
+            LIEODE_FRAME_BODY,
+            q.as_mut_ptr().cast(),
+            v.as_mut_ptr().cast(),
+            w.as_mut_ptr().cast(),
+        )
+    };
+    assert_eq!(status, LieodeStatus::InvalidArgument);
+    assert_eq!(
+        last_error(),
+        "lieode_synchronise: particle 0: the arrays do not hold the point of lieode_prepare; in \
+         the leapfrog form call lieode_synchronise after lieode_prepare of the step from t = 1e-1"
+    );
+    host.prepare(&m, 0.1, 0.1);
+    host.synchronise(&m, 0.1, 0.1, LIEODE_FRAME_BODY, true);
+}
