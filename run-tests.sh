@@ -28,6 +28,7 @@ EXAMPLES=(
     "lieode-reproduce compare_outputs target/lieode-smoke target/lieode-smoke"
     "lieode-reproduce seelen_paper"
     "lieode-reproduce spiral_energy --duration 0.002 --runs 1 --steps 2"
+    "lieode-capi capi_timing 1000 10"
 )
 
 # Every example file of every member must have a line above.

@@ -243,7 +243,8 @@ enum LieodeStatus lieode_start_finish(const struct LieodeMethod *method,
  * `v_{n+½} = v_n + Δt/2·F_n/m`, `x_{n+1} = x_n + Δt·v_{n+½}` (with `forces`, the last
  * evaluation's `F_n`; ignored and may be null in the leapfrog form), then every particle's
  * torque point written into the host's rotors and angular velocities (the carried values kept
- * in the state rows where they differ). The host then evaluates its loads from its arrays, at
+ * in the state rows where they differ; nothing at all, and no array read, for the leapfrog-form
+ * methods whose point is their carried state). The host then evaluates its loads from its arrays, at
  * `t` in the leapfrog form and `t + dt` in the velocity Verlet form, and calls
  * [`lieode_finish`] (which must follow before the next `lieode_prepare`).
  *

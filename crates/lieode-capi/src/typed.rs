@@ -392,6 +392,11 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         forces: Option<&[[f64; 3]]>,
     ) -> Result<(), Failure> {
         let function = "lieode_prepare";
+        if K::POINT_IS_CARRIED && !K::TORQUE_AT_END {
+            // The point is the carried state and the translation waits for the loads: nothing
+            // to do (no pass over the arrays).
+            return Ok(());
+        }
         let mut cache: Cache<K> = None;
         let rows = Rows::new(p.state, Self::STATE_LEN);
         let n = p.mass.len();
@@ -465,7 +470,9 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                 v_new += f * (dt * body.inverse_mass());
                 x_new += v_new * dt;
             }
-            if !(rotation_finite && finite(x_new.as_slice()) && finite(v_new.as_slice())) {
+            // One branch for the particle (`&`, not `&&`): 0·x is ±0 for finite x, NaN otherwise.
+            let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+            if !(rotation_finite & (zero(&x_new) + zero(&v_new) == 0.0)) {
                 let at_finite = finite(at.q.coords.as_slice()) && finite(at.omega.as_slice());
                 return Err(if !at_finite {
                     non_finite(function, METHOD_STATE, i, t_loads)

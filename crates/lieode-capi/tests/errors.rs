@@ -170,14 +170,25 @@ fn bad_arguments_name_themselves() {
         assert_eq!(status, LieodeStatus::NullPointer);
         assert!(last_error().contains("spiral_leapfrog synchronises with the loads"));
     }
-    // A mass that is not a body's names the particle.
+    // A mass that is not a body's names the particle (SPIRAL leapfrog's prepare reads no
+    // array: its finish checks).
     host.mass[1] = -1.0;
     let p = host.particles();
     // SAFETY: the host's arrays.
-    let status = unsafe { lieode_prepare(m.0, 0.0, 0.1, &p, null()) };
+    let status = unsafe {
+        lieode_finish(
+            m.0,
+            0.0,
+            0.1,
+            &p,
+            host.forces.as_ptr().cast(),
+            host.torques.as_ptr().cast(),
+            LIEODE_FRAME_BODY,
+        )
+    };
     assert_eq!(status, LieodeStatus::InvalidArgument);
     assert!(
-        last_error().starts_with("lieode_prepare: particle 1: mass or inertia: "),
+        last_error().starts_with("lieode_finish: particle 1: mass or inertia: "),
         "{}",
         last_error()
     );
