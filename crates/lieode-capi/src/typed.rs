@@ -154,6 +154,7 @@ impl<K: RigidBodyMethod> Typed<K> {
 
     /// Body and constants of particle `i`, reusing the previous particle's when its mass and
     /// inertia are the same bits (a uniform system computes them once per call).
+    #[inline(always)]
     fn kind<'c>(
         &self,
         cache: &'c mut Cache<K>,
@@ -163,20 +164,40 @@ impl<K: RigidBodyMethod> Typed<K> {
         i: usize,
     ) -> Result<(&'c Body, &'c K::Constants), Failure> {
         let key = [mass, inertia[0], inertia[1], inertia[2]].map(f64::to_bits);
-        if cache.as_ref().is_none_or(|(k, ..)| *k != key) {
-            let body = Body::new(mass, *inertia).map_err(|e| {
-                Failure::new(
-                    LieodeStatus::InvalidArgument,
-                    format!("particle {i}: mass or inertia: {e}"),
-                )
-            })?;
-            let constants = self.method.constants(body.rigid(), dt);
-            *cache = Some((key, body, constants));
+        // Compared entry by entry, `&` not `&&`: one branch.
+        let same = |k: &[u64; 4]| {
+            (k[0] == key[0]) & (k[1] == key[1]) & (k[2] == key[2]) & (k[3] == key[3])
+        };
+        if !matches!(cache, Some((k, ..)) if same(k)) {
+            self.refill(cache, key, mass, inertia, dt, i)?;
         }
         cache
             .as_ref()
             .map(|(_, body, constants)| (body, constants))
             .ok_or_else(|| Failure::internal("the constants' cache is empty"))
+    }
+
+    /// The cache for a particle of another body.
+    #[cold]
+    #[inline(never)]
+    fn refill(
+        &self,
+        cache: &mut Cache<K>,
+        key: [u64; 4],
+        mass: f64,
+        inertia: &[f64; 3],
+        dt: f64,
+        i: usize,
+    ) -> Result<(), Failure> {
+        let body = Body::new(mass, *inertia).map_err(|e| {
+            Failure::new(
+                LieodeStatus::InvalidArgument,
+                format!("particle {i}: mass or inertia: {e}"),
+            )
+        })?;
+        let constants = self.method.constants(body.rigid(), dt);
+        *cache = Some((key, body, constants));
+        Ok(())
     }
 }
 
