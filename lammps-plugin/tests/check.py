@@ -3,6 +3,7 @@
 
     python check.py rotor DUMP DT
     python check.py migrate DUMP_NP1 DUMP_NP2 PROC_DUMP_NP2 K STEPS
+    python check.py differ DUMP_A DUMP_B       (information only)
 
 Each prints one line per check, 'PASS name: detail' or 'FAIL name: detail',
 and exits non-zero if any failed.
@@ -129,12 +130,26 @@ def migrate(d1, d2, procdump, k, steps):
                moves, len(movers), n))
 
 
+def differ(d1, d2):
+    """Information only: how far two runs' dumps drift apart, snapshot by snapshot."""
+    for (step, cols, r1), (_, _, r2) in zip(snapshots(d1), snapshots(d2)):
+        ndiff, worst = 0, 0.0
+        for atom in r1:
+            d = max(abs(x - y) for x, y in zip(r1[atom], r2[atom]))
+            ndiff += d > 0
+            worst = max(worst, d)
+        print("INFO contacts np1 vs np2, step %d: %d of %d atoms differ, largest difference %.1e"
+              % (step, ndiff, len(r1), worst))
+
+
 if __name__ == "__main__":
     what = sys.argv[1]
     if what == "rotor":
         rotor(sys.argv[2], float(sys.argv[3]))
     elif what == "migrate":
         migrate(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6]))
+    elif what == "differ":
+        differ(sys.argv[2], sys.argv[3])
     else:
         sys.exit("unknown check " + what)
     sys.exit(1 if failed else 0)
