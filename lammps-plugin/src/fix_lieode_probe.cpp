@@ -15,6 +15,8 @@
 //   [2] number of steps this atom was integrated
 //   [3..K] marks 1024*tag + (column-1), written once, never changed: they show
 //          that the rows travelled with their atoms between ranks.
+// The rows are also written to restart files: after read_restart, the same
+// `fix ID group lieode/probe state K` (same ID, plugin loaded) takes them back.
 
 #include "fix_lieode_probe.h"
 
@@ -63,8 +65,11 @@ FixLieodeProbe::FixLieodeProbe(LAMMPS *lmp, int narg, char **arg) :
   size_peratom_cols = nstate;
   peratom_freq = 1;
 
+  restart_peratom = 1;
+
   grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
   for (int i = 0; i < atom->nlocal; i++) init_state_row(i);
 }
 
@@ -72,6 +77,7 @@ FixLieodeProbe::~FixLieodeProbe()
 {
   if (copymode) return;
   atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
   memory->destroy(state);
 }
 
@@ -200,4 +206,36 @@ int FixLieodeProbe::unpack_exchange(int nlocal, double *buf)
 {
   memcpy(state[nlocal], buf, sizeof(double) * nstate);
   return nstate;
+}
+
+// restart files: per atom, a count (K + 1) then the K values; LAMMPS keeps the
+// chunks of all fixes in atom->extra and hands the nth chunk back to the fix
+// of the same ID and style defined after read_restart
+
+int FixLieodeProbe::pack_restart(int i, double *buf)
+{
+  buf[0] = nstate + 1;
+  memcpy(buf + 1, state[i], sizeof(double) * nstate);
+  return nstate + 1;
+}
+
+void FixLieodeProbe::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  if (static_cast<int>(extra[nlocal][m]) != nstate + 1)
+    error->one(FLERR, "fix lieode/probe: restart file holds {} state values per atom, not {}",
+               static_cast<int>(extra[nlocal][m]) - 1, nstate);
+  memcpy(state[nlocal], &extra[nlocal][m + 1], sizeof(double) * nstate);
+}
+
+int FixLieodeProbe::size_restart(int /*nlocal*/)
+{
+  return nstate + 1;
+}
+
+int FixLieodeProbe::maxsize_restart()
+{
+  return nstate + 1;
 }

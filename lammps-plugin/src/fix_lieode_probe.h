@@ -35,6 +35,10 @@ class FixLieodeProbe : public Fix {
   void set_arrays(int) override;
   int pack_exchange(int, double *) override;
   int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
 
  private:
   int nstate;       // K: doubles of per-atom state

@@ -3,6 +3,7 @@
 
     python check.py rotor DUMP DT
     python check.py migrate DUMP_NP1 DUMP_NP2 PROC_DUMP_NP2 K STEPS
+    python check.py restart DUMP_STRAIGHT DUMP_RESTARTED
     python check.py differ DUMP_A DUMP_B       (information only)
 
 Each prints one line per check, 'PASS name: detail' or 'FAIL name: detail',
@@ -130,6 +131,29 @@ def migrate(d1, d2, procdump, k, steps):
                moves, len(movers), n))
 
 
+def restart(straight, restarted):
+    """The last snapshot of an uninterrupted run against a run continued from a restart file."""
+    (s1, cols, a), (s2, _, b) = snapshots(straight)[-1], snapshots(restarted)[-1]
+    pos = {"x", "y", "z"}
+    exact_bad, npos, worst = [], 0, 0.0
+    for atom in a:
+        for name, u, w in zip(cols, a[atom], b[atom]):
+            if name in pos:
+                npos += u != w
+                worst = max(worst, abs(u - w))
+            elif u != w:
+                exact_bad.append((atom, name, u, w))
+    report(s1 == s2 and len(a) == len(b) and not exact_bad, "restart keeps state",
+           "step %d, %d atoms: v, q, omega and the fix state bit-identical%s" % (
+               s2, len(b), "" if not exact_bad else ", differing: %s" % exact_bad[:3]))
+    # write_restart wraps positions into the periodic box at once, the
+    # uninterrupted run at its next re-neighbouring: x + L + v dt rounds
+    # differently from x + v dt + L
+    report(worst <= 1e-13, "restart positions",
+           "%d coordinates differ, by at most %.1e (the periodic wrap at write_restart)"
+           % (npos, worst))
+
+
 def differ(d1, d2):
     """Information only: how far two runs' dumps drift apart, snapshot by snapshot."""
     for (step, cols, r1), (_, _, r2) in zip(snapshots(d1), snapshots(d2)):
@@ -148,6 +172,8 @@ if __name__ == "__main__":
         rotor(sys.argv[2], float(sys.argv[3]))
     elif what == "migrate":
         migrate(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6]))
+    elif what == "restart":
+        restart(sys.argv[2], sys.argv[3])
     elif what == "differ":
         differ(sys.argv[2], sys.argv[3])
     else:

@@ -7,6 +7,8 @@
 #   migrate  864 spheres crossing between subdomains: `mpirun -np 1` and
 #            `mpirun -np 2` dumps (sorted by atom id) bit-identical, and the
 #            fix's per-atom state arrives with its atom
+#   restart  write_restart on 2 ranks, read_restart on 1: the fix state comes back
+#            with its atoms, and the run continues as the uninterrupted one
 #   contacts (information only) the same spheres with Hertzian contacts: how
 #            far the np 1 and np 2 runs drift apart
 # Output in target/lammps-plugin/tests (or $LIEODE_LAMMPS_BUILD/tests).
@@ -54,6 +56,15 @@ done
 "$py" "$here/check.py" migrate migrate1.dump migrate2.dump owner2.dump 8 2000 | tee migrate.txt || status=1
 t4=$(now)
 echo "migrate (np 1 and np 2): $(secs "$t3" "$t4") s"
+# restart: 1000 steps on 2 ranks, restart file, 1000 more on 1 rank, against
+# the uninterrupted 1-rank run of migrate.in
+lmp 2 restart_write.log -in "$here/restart_write.in" -var restart spheres.restart
+lmp 1 restart_read.log -in "$here/restart_read.in" -var restart spheres.restart -var out restart.dump
+"$py" "$here/check.py" restart migrate1.dump restart.dump | tee restart.txt || status=1
+t45=$(now)
+echo "restart (np 2 then np 1): $(secs "$t4" "$t45") s"
+t4=$t45
+
 # information only: with contacts, forces are sums over neighbours whose order
 # depends on the decomposition, so 1 and 2 ranks need not agree to the bit
 for np in 1 2; do
@@ -64,7 +75,7 @@ t5=$(now)
 echo "contacts (np 1 and np 2, information): $(secs "$t4" "$t5") s"
 echo "total with build: $(secs "$t0" "$t5") s"
 
-cat rotor.txt migrate.txt > results.txt
+cat rotor.txt migrate.txt restart.txt > results.txt
 npass=$(grep -c '^PASS' results.txt || true)
 nfail=$(grep -c '^FAIL' results.txt || true)
 echo "$npass passed, $nfail failed"
