@@ -83,16 +83,7 @@ fn main() -> lieode::Result<()> {
     // SAFETY: a valid name and status.
     let m = unsafe { lieode_method_new(c_name.as_ptr(), &mut status) };
     ok(status);
-    let mut info = LieodeMethodInfo {
-        state_len: 0,
-        start_evaluations: 0,
-        evaluations: 0,
-        leapfrog_rotation: false,
-        velocity_verlet_form: false,
-        renormalises: false,
-        order_rotor: 0,
-        order_omega: 0,
-    };
+    let mut info = LieodeMethodInfo::default();
     // SAFETY: a live handle.
     ok(unsafe { lieode_method_info(m, &mut info) });
     let mass = vec![1.0; n];

@@ -63,7 +63,8 @@ typedef enum LieodeStatus {
 typedef struct LieodeMethod LieodeMethod;
 
 /**
- * What a method needs from the host and says about itself ([`lieode_method_info`]).
+ * What a method needs from the host and says about itself ([`lieode_method_info`]); the
+ * default is all zero, for a caller's buffer before the call fills it.
  */
 typedef struct LieodeMethodInfo {
   /**

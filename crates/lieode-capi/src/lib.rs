@@ -100,9 +100,10 @@ pub enum LieodeStatus {
     Internal = 5,
 }
 
-/// What a method needs from the host and says about itself ([`lieode_method_info`]).
+/// What a method needs from the host and says about itself ([`lieode_method_info`]); the
+/// default is all zero, for a caller's buffer before the call fills it.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LieodeMethodInfo {
     /// Doubles of per-particle state the host keeps (and migrates) for the method; 0 for
     /// SPIRAL, SPIRAL leapfrog, SPIRAL+Omelyan, Omelyan and Direct Euler.

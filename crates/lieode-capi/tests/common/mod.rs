@@ -34,16 +34,7 @@ impl Method {
     }
 
     pub fn info(&self) -> LieodeMethodInfo {
-        let mut info = LieodeMethodInfo {
-            state_len: 0,
-            start_evaluations: 0,
-            evaluations: 0,
-            leapfrog_rotation: false,
-            velocity_verlet_form: false,
-            renormalises: false,
-            order_rotor: 0,
-            order_omega: 0,
-        };
+        let mut info = LieodeMethodInfo::default();
         // SAFETY: live handle, writable info.
         ok(unsafe { lieode_method_info(self.0, &mut info) });
         info
