@@ -173,19 +173,7 @@ fn bad_arguments_name_themselves() {
     // A mass that is not a body's names the particle (SPIRAL leapfrog's prepare reads no
     // array: its finish checks).
     host.mass[1] = -1.0;
-    let p = host.particles();
-    // SAFETY: the host's arrays.
-    let status = unsafe {
-        lieode_finish(
-            m.0,
-            0.0,
-            0.1,
-            &p,
-            host.forces.as_ptr().cast(),
-            host.torques.as_ptr().cast(),
-            LIEODE_FRAME_BODY,
-        )
-    };
+    let status = host.try_finish(&m, 0.0, 0.1, LIEODE_FRAME_BODY);
     assert_eq!(status, LieodeStatus::InvalidArgument);
     assert!(
         last_error().starts_with("lieode_finish: particle 1: mass or inertia: "),
@@ -219,19 +207,7 @@ fn a_non_finite_load_names_the_particle_and_the_time() {
         host.prepare(&m, 0.2, 0.1);
         let before = host.clone();
         host.forces[2][1] = f64::NAN;
-        let p = host.particles();
-        // SAFETY: the host's arrays.
-        let status = unsafe {
-            lieode_finish(
-                m.0,
-                0.2,
-                0.1,
-                &p,
-                host.forces.as_ptr().cast(),
-                host.torques.as_ptr().cast(),
-                0,
-            )
-        };
+        let status = host.try_finish(&m, 0.2, 0.1, 0);
         assert_eq!(status, LieodeStatus::NonFinite, "{name}");
         assert_eq!(
             last_error(),
@@ -242,20 +218,7 @@ fn a_non_finite_load_names_the_particle_and_the_time() {
         assert_eq!(host.x[2], before.x[2], "{name}");
         host.forces[2][1] = 0.0;
         host.torques[1][0] = f64::INFINITY;
-        let p = host.particles();
-        // SAFETY: the host's arrays.
-        let status = unsafe {
-            lieode_start_finish(
-                m.0,
-                0,
-                0.5,
-                0.1,
-                &p,
-                host.forces.as_ptr().cast(),
-                host.torques.as_ptr().cast(),
-                1,
-            )
-        };
+        let status = host.try_start_finish(&m, 0, 0.5, 0.1, 1);
         assert_eq!(status, LieodeStatus::NonFinite, "{name}");
         assert_eq!(
             last_error(),

@@ -116,20 +116,22 @@ impl Host {
     }
 
     pub fn start_finish(&mut self, m: &Method, stage: usize, t0: f64, dt: f64, frame: i32) {
+        ok(self.try_start_finish(m, stage, t0, dt, frame));
+    }
+
+    /// `lieode_start_finish` on the host's arrays and loads, its status returned.
+    pub fn try_start_finish(
+        &mut self,
+        m: &Method,
+        stage: usize,
+        t0: f64,
+        dt: f64,
+        frame: i32,
+    ) -> LieodeStatus {
         let p = self.particles();
+        let (forces, torques) = (self.forces.as_ptr().cast(), self.torques.as_ptr().cast());
         // SAFETY: the host's arrays.
-        ok(unsafe {
-            lieode_start_finish(
-                m.0,
-                stage,
-                t0,
-                dt,
-                &p,
-                self.forces.as_ptr().cast(),
-                self.torques.as_ptr().cast(),
-                frame,
-            )
-        });
+        unsafe { lieode_start_finish(m.0, stage, t0, dt, &p, forces, torques, frame) }
     }
 
     pub fn prepare(&mut self, m: &Method, t: f64, dt: f64) {
@@ -139,19 +141,15 @@ impl Host {
     }
 
     pub fn finish(&mut self, m: &Method, t: f64, dt: f64, frame: i32) {
+        ok(self.try_finish(m, t, dt, frame));
+    }
+
+    /// `lieode_finish` on the host's arrays and loads, its status returned.
+    pub fn try_finish(&mut self, m: &Method, t: f64, dt: f64, frame: i32) -> LieodeStatus {
         let p = self.particles();
+        let (forces, torques) = (self.forces.as_ptr().cast(), self.torques.as_ptr().cast());
         // SAFETY: the host's arrays.
-        ok(unsafe {
-            lieode_finish(
-                m.0,
-                t,
-                dt,
-                &p,
-                self.forces.as_ptr().cast(),
-                self.torques.as_ptr().cast(),
-                frame,
-            )
-        });
+        unsafe { lieode_finish(m.0, t, dt, &p, forces, torques, frame) }
     }
 
     /// `(q_n, v_n, ω_n)` per row.
