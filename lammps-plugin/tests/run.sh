@@ -76,6 +76,7 @@ echo "contacts (np 1 and np 2, information): $(secs "$t4" "$t5") s"
 echo "total with build: $(secs "$t0" "$t5") s"
 
 cat rotor.txt migrate.txt restart.txt > results.txt
+"$here/free_tops.sh" | tee -a results.txt || status=1 # free tops against DOP853 (orders, |q|-1)
 npass=$(grep -c '^PASS' results.txt || true)
 nfail=$(grep -c '^FAIL' results.txt || true)
 echo "$npass passed, $nfail failed"
