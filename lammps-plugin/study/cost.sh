@@ -27,7 +27,7 @@ mkdir -p "$work"
 cd "$work"
 
 a="nve/asphere"
-b=${LIEODE_COST_B:-lieode method spiral_leapfrog}
+b=${LIEODE_COST_B:-lieode method spiral_leapfrog inertia d2_inertia}
 # does this plugin have fix lieode? (the same deck with 0 steps, not timed)
 if [[ $b == lieode* ]] && ! "$LMP" -screen none -log probe.log -in "$here/cost.in" \
     -var plugin "$LIEODE_LAMMPS_PLUGIN" -var a "$a" -var b "$b" -var steps 0 -var repeats 1; then
@@ -57,13 +57,13 @@ for line in open(path):
         which = None
 scale = 1e9 / (atoms * steps)
 print("%d atoms, %d steps per run, %d runs each, alternating A B" % (atoms, steps, len(runs["A"])))
-print("%-36s %28s %28s" % ("fix", "Modify ns/atom-step min/med", "loop ns/atom-step min/med"))
+print("%-56s %28s %28s" % ("fix", "Modify ns/atom-step min/med", "loop ns/atom-step min/med"))
 med = {}
 for k in "AB":
     m = [r[0] * scale for r in runs[k]]
     l = [r[1] * scale for r in runs[k]]
     med[k] = statistics.median(m)
-    print("%-36s %13.1f / %-12.1f %13.1f / %-12.1f" % (k + " " + names[k], min(m), med[k], min(l), statistics.median(l)))
+    print("%-56s %13.1f / %-12.1f %13.1f / %-12.1f" % (k + " " + names[k], min(m), med[k], min(l), statistics.median(l)))
     print("    each run (Modify):", " ".join("%.1f" % x for x in m))
 print("ratio B/A of the median Modify times: %.2f" % (med["B"] / med["A"]))
 PY

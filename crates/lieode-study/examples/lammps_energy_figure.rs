@@ -1,11 +1,12 @@
-//! The figure of the LAMMPS energy study (`lammps-plugin/study/`): the largest relative energy
+//! The figures of the LAMMPS energy study (`lammps-plugin/study/`): the largest relative energy
 //! change over the run, `max |E(t) − E(0)| / |E(0)|`, against the step `Δt`, one curve per
-//! integrator (LAMMPS's `fix nve/asphere` and the plugin's `fix lieode method M`), on log–log
-//! axes, with the measured slope of each curve in its legend.
+//! integrator (LAMMPS's own fixes and the plugin's `fix lieode method M`), on log–log axes,
+//! with the measured slope of each curve in its legend; one figure per deck.
 //!
 //! It reads the CSV table `lammps-plugin/study/energy.py` writes (columns
-//! `integrator,dt,steps,e0,rel_change_end,rel_change_max`, one row per integrator and step) and
-//! saves `energy_figure.svg`, `.png` and `.csv` (the plotted data) into the output folder.
+//! `deck,label,fix,dt,steps,e0,rel_change_end,rel_change_max`, one row per deck, integrator and
+//! step) and saves `energy_<deck>.svg`, `.png` and `.csv` (the plotted data) into the output
+//! folder.
 //!
 //! ```text
 //! cargo run --release -p lieode-study --example lammps_energy_figure -- \
@@ -21,18 +22,41 @@ use lieode_study::csv::{Cell, Table};
 use lieode_study::plot::{Curve, convergence_figure};
 use lieode_study::{Error, Result};
 
-/// The legend name of an integrator as the CSV names it.
-fn legend(integrator: &str) -> String {
-    if integrator == "nve_asphere" {
-        "fix nve/asphere".to_string()
-    } else {
-        format!("lieode {integrator}")
+/// The points `(dt, rel_change_max)` of one integrator on one deck.
+struct Series {
+    deck: String,
+    fix: String,
+    points: Vec<(f64, f64)>,
+}
+
+/// The legend entry of a fix: `lieode M` for `lieode method M …`, else the fix as written.
+fn legend(fix: &str) -> String {
+    match fix.strip_prefix("lieode method ") {
+        Some(rest) => format!("lieode {}", rest.split_whitespace().next().unwrap_or(rest)),
+        None => fix.to_string(),
     }
 }
 
-/// The curves of the table: for each integrator (in the order of first appearance), the points
-/// `(dt, rel_change_max)` sorted by `dt`.
-fn curves(table: &Table) -> Result<Vec<Curve>> {
+/// The title of a deck's figure.
+fn title(deck: &str) -> String {
+    match deck {
+        "ylz" => "LAMMPS, 512 YLZ ellipsoids: energy change against the step".to_string(),
+        "dipole" => "LAMMPS, 512 dipolar spheres: energy change against the step".to_string(),
+        other => format!("LAMMPS, deck {other}: energy change against the step"),
+    }
+}
+
+/// The text of a cell (numbers formatted as they read).
+fn text(cell: &Cell) -> String {
+    match cell {
+        Cell::Text(s) => s.clone(),
+        Cell::Real(x) => x.to_string(),
+        Cell::Integer(n) => n.to_string(),
+    }
+}
+
+/// The series of the table, in the order of their first rows.
+fn series(table: &Table) -> Result<Vec<Series>> {
     let column = |name: &'static str| {
         table
             .column_index(name)
@@ -42,40 +66,35 @@ fn curves(table: &Table) -> Result<Vec<Curve>> {
                 expected: format!("a column `{name}`"),
             })
     };
-    let (who, dt, change) = (
-        column("integrator")?,
+    let (deck, fix, dt, change) = (
+        column("deck")?,
+        column("fix")?,
         column("dt")?,
         column("rel_change_max")?,
     );
-    let mut out: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut out: Vec<Series> = Vec::new();
     for (line, row) in table.rows().iter().enumerate() {
-        let name = match &row[who] {
-            Cell::Text(s) => s.clone(),
-            other => format!("{other:?}"),
-        };
+        let (d, f) = (text(&row[deck]), text(&row[fix]));
         let point = match (row[dt].as_f64(), row[change].as_f64()) {
             (Some(x), Some(y)) => (x, y),
             _ => {
                 return Err(Error::InvalidParameter {
                     name: "csv",
-                    value: format!("row {} ({name})", line + 2),
+                    value: format!("row {} ({d}, {f})", line + 2),
                     expected: "numbers in `dt` and `rel_change_max`".into(),
                 });
             }
         };
-        match out.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, points)) => points.push(point),
-            None => out.push((name, vec![point])),
+        match out.iter_mut().find(|s| s.deck == d && s.fix == f) {
+            Some(s) => s.points.push(point),
+            None => out.push(Series {
+                deck: d,
+                fix: f,
+                points: vec![point],
+            }),
         }
     }
-    Ok(out
-        .into_iter()
-        .map(|(name, mut points)| {
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let (x, y) = points.into_iter().unzip();
-            Curve::new(legend(&name), x, y)
-        })
-        .collect())
+    Ok(out)
 }
 
 fn main() -> Result<()> {
@@ -88,26 +107,40 @@ fn main() -> Result<()> {
         || csv.parent().map(PathBuf::from).unwrap_or_default(),
         PathBuf::from,
     );
-    let table = Table::read(&csv)?;
-    let curves = curves(&table)?;
-    // A reference slope 2 always; slope 1 too when a curve is nearer first order.
-    let mut slopes = vec![2];
-    if curves
-        .iter()
-        .any(|c| observed_order(&c.x, &c.y).is_ok_and(|p| p < 1.5))
-    {
-        slopes.insert(0, 1);
+    let all = series(&Table::read(&csv)?)?;
+    let mut decks: Vec<&str> = Vec::new();
+    for s in &all {
+        if !decks.contains(&s.deck.as_str()) {
+            decks.push(&s.deck);
+        }
     }
-    let files = convergence_figure(
-        "LAMMPS, 512 YLZ ellipsoids: energy change against the step",
-        &curves,
-        &slopes,
-    )?
-    .with_x_label("step Δt")
-    .with_y_label("max |E(t) − E(0)| / |E(0)| over t ∈ [0, 5]")
-    .save(&dir, "energy_figure")?;
-    for path in [files.svg, files.png, files.csv] {
-        println!("wrote {}", path.display());
+    for deck in decks {
+        let curves: Vec<Curve> = all
+            .iter()
+            .filter(|s| s.deck == deck)
+            .map(|s| {
+                let mut points = s.points.clone();
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let (x, y) = points.into_iter().unzip();
+                Curve::new(legend(&s.fix), x, y)
+            })
+            .collect();
+        // A reference slope 2 always; slope 1 too when a curve is nearer first order.
+        let mut slopes = vec![2];
+        if curves
+            .iter()
+            .any(|c| observed_order(&c.x, &c.y).is_ok_and(|p| p < 1.5))
+        {
+            slopes.insert(0, 1);
+        }
+        let files = convergence_figure(&title(deck), &curves, &slopes)?
+            .with_x_label("step Δt")
+            .with_y_label("max |E(t) − E(0)| / |E(0)| over t ∈ [0, 5]")
+            .with_size(1000, 750)
+            .save(&dir, &format!("energy_{deck}"))?;
+        for path in [files.svg, files.png, files.csv] {
+            println!("wrote {}", path.display());
+        }
     }
     Ok(())
 }
