@@ -27,6 +27,8 @@ import numpy as np
 TITLES = {
     "ylz": "512 YLZ ellipsoids (asymmetric tops, diameters 1 1.5 2; energy_ylz.in)",
     "dipole": "512 dipolar solid spheres (lj/sf/dipole/sf; energy_dipole.in)",
+    "nodipole": "control: the 512 spheres of energy_dipole.in with every dipole zero "
+                "(-var nodipole 1: translation only)",
 }
 
 

@@ -9,7 +9,9 @@
 #           nve/sphere update dipole, update dipole/dlm, and fix lieode method
 #           M dipole yes for every catalogue method M; energy.py writes
 #           results/energy.csv and results/energy.md, and the lieode-study
-#           example lammps_energy_figure draws results/energy_<deck>.{svg,png,csv}
+#           example lammps_energy_figure draws results/energy_<deck>.{svg,png,csv};
+#           a control (the dipole deck with zero dipoles, four methods) goes to
+#           results/control.{csv,md}
 #   cost    cost.sh (100000 free tops, nve/asphere vs lieode spiral_leapfrog,
 #           interleaved) into results/cost.txt
 #
@@ -79,6 +81,18 @@ energy() {
   deck dipole dipole.data "0.01 0.005 0.0025 0.00125" \
     "nve_sphere=nve/sphere update dipole" "nve_sphere_dlm=nve/sphere update dipole/dlm" "${lieode[@]}"
   "$py" "$here/energy.py" . "$results/energy.csv" "$results/energy.md" "${specs[@]}"
+  # control: the dipole deck with every dipole zero (translation only), for
+  # methods that drift and methods that do not
+  local ctl=(spiral buss spiral_leapfrog velocity_verlet)
+  for m in "${ctl[@]}"; do
+    for dt in 0.01 0.005; do
+      "$LMP" -screen none -log "nodipole_${m}_$dt.log" -in "$here/energy_dipole.in" -var nodipole 1 \
+        -var data dipole.data -var plugin "$LIEODE_LAMMPS_PLUGIN" \
+        -var integrator "lieode method $m dipole yes" -var dt "$dt" -var tend "$tend"
+    done
+  done
+  "$py" "$here/energy.py" . "$results/control.csv" "$results/control.md" \
+    "nodipole=$(IFS=,; echo "${ctl[*]}")"
   (cd "$repo" && cargo run --release -q -p lieode-study --example lammps_energy_figure -- \
     "$results/energy.csv" "$results")
 }
