@@ -11,6 +11,7 @@
 #            bit-identical; their output velocities exactly synchronised
 #   restart  write_restart on 2 ranks, read_restart on 1: the continued run
 #            equals two runs in one deck on 1 rank
+#   example  examples/settling_grains.in, shortened
 #   refused  bad input (method name, inertia, array) stops LAMMPS with an
 #            error naming it, the atom ID for per-atom values
 #   contacts (information only) the spheres with Hertzian contacts: how far the
@@ -96,6 +97,18 @@ refused two-start-evaluations 'needs 2 load evaluations' -- "${ok[@]}" -var meth
 refused no-array 'd2_nothere' -- -var method spiral_leapfrog -var inertia nothere -var atom 7 -var moment 0.0028
 t6=$(now)
 echo "refused (5 decks on np 2): $(secs "$t5" "$t6") s"
+
+# the example deck, shortened
+lmp 2 example.log -in "$here/../examples/settling_grains.in" -var plugin "$LIEODE_LAMMPS_PLUGIN" -var steps 2000
+if grep -q '^Loop time' example.log; then
+  echo "PASS example: settling_grains.in, 2000 steps on 2 ranks" | tee -a results.txt
+else
+  echo "FAIL example: settling_grains.in did not finish" | tee -a results.txt
+  status=1
+fi
+t65=$(now)
+echo "example (np 2): $(secs "$t6" "$t65") s"
+t6=$t65
 
 # information only: with contacts, forces are sums over neighbours whose order
 # depends on the decomposition, so 1 and 2 ranks need not agree to the bit
