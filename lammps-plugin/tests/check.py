@@ -108,7 +108,8 @@ def migrate(method, d1, d2, procdump):
     if b1 == b2:
         report(True, "np1 == np2 " + method, "%d bytes, bit-identical" % len(b1))
     else:
-        n = next(i for i in range(min(len(b1), len(b2))) if b1[i] != b2[i])
+        n = next((i for i in range(min(len(b1), len(b2))) if b1[i] != b2[i]),
+                 min(len(b1), len(b2)))
         line = b1[:n].count(b"\n") + 1
         report(False, "np1 == np2 " + method, "dumps first differ at byte %d, line %d" % (n, line))
     owner = {}
