@@ -91,6 +91,14 @@ def rotor(path, dt):
             report(norm_err <= steps * 2.0**-52, "rotor norm", detail)
             report(angle <= 1e-13, "rotor orientation", detail)
             report(spin_err <= 2 * steps * 2.0**-52 * wn, "rotor spin", detail)
+            # the dipole turns with the body: mu(t) = p mu_0 p*
+            imu = [cols.index(c) for c in ("mux", "muy", "muz")]
+            mu0 = (0.0, *(first[atom][k] for k in imu))
+            exact_mu = qmul(qmul(p, mu0), (p[0], -p[1], -p[2], -p[3]))[1:]
+            mu_err = max(abs(last[atom][k] - e) for k, e in zip(imu, exact_mu))
+            report(mu_err <= 1e-13, "rotor dipole",
+                   "|mu - p mu_0 p*| = %.1e after %d steps (|mu| = %.2f)"
+                   % (mu_err, steps, math.sqrt(sum(c * c for c in exact_mu))))
         else:
             print("INFO " + detail)
 
@@ -100,7 +108,8 @@ def migrate(method, d1, d2, procdump):
     if b1 == b2:
         report(True, "np1 == np2 " + method, "%d bytes, bit-identical" % len(b1))
     else:
-        n = next(i for i in range(min(len(b1), len(b2))) if b1[i] != b2[i])
+        n = next((i for i in range(min(len(b1), len(b2))) if b1[i] != b2[i]),
+                 min(len(b1), len(b2)))
         line = b1[:n].count(b"\n") + 1
         report(False, "np1 == np2 " + method, "dumps first differ at byte %d, line %d" % (n, line))
     owner = {}

@@ -9,8 +9,11 @@
 #            subdomains, for methods of both forms and with 0, 10 and 12 doubles
 #            of state: `mpirun -np 1` and `-np 2` dumps (sorted by atom id)
 #            bit-identical; their output velocities exactly synchronised
+#   groups   the same spheres split between two fix instances (gathered rows,
+#            one synchronising every step): equal to the one-fix run
 #   restart  write_restart on 2 ranks, read_restart on 1: the continued run
 #            equals two runs in one deck on 1 rank
+#   example  examples/settling_grains.in, shortened
 #   refused  bad input (method name, inertia, array) stops LAMMPS with an
 #            error naming it, the atom ID for per-atom values
 #   contacts (information only) the spheres with Hertzian contacts: how far the
@@ -66,8 +69,23 @@ for method in spiral_leapfrog fincham velocity_verlet mercurydpm; do
     "owner-$method-2.dump" | tee -a results.txt || status=1
   "$py" "$here/check.py" freefall "$method" "migrate-$method-1.dump" 0.005 0.5 | tee -a results.txt || status=1
 done
+t35=$(now)
+echo "migrate (4 methods on np 1 and np 2): $(secs "$t3" "$t35") s"
+
+# the same spheres in two groups, two fix instances (rows gathered, one
+# synchronising every step), on 2 ranks: equal to the one-fix run on 1 rank
+for method in spiral_leapfrog velocity_verlet; do
+  lmp 2 "groups-$method.log" -in "$here/two_groups.in" "${deck[@]}" -var method "$method" \
+    -var out "groups-$method.dump" -var procout "groups-owner-$method.dump"
+  if cmp -s "migrate-$method-1.dump" "groups-$method.dump"; then
+    echo "PASS two groups $method: odd and even atoms by two fixes (one with sync every) on 2 ranks, bit-identical to one fix on 1 rank" | tee -a results.txt
+  else
+    echo "FAIL two groups $method: the dumps differ from migrate-$method-1.dump" | tee -a results.txt
+    status=1
+  fi
+done
 t4=$(now)
-echo "migrate (4 methods on np 1 and np 2): $(secs "$t3" "$t4") s"
+echo "two groups (2 methods on np 2): $(secs "$t35" "$t4") s"
 
 # restart: 1000 steps on 2 ranks, restart file, 1000 more on 1 rank, against
 # two runs of 1000 steps in one deck on 1 rank
@@ -96,6 +114,18 @@ refused two-start-evaluations 'needs 2 load evaluations' -- "${ok[@]}" -var meth
 refused no-array 'd2_nothere' -- -var method spiral_leapfrog -var inertia nothere -var atom 7 -var moment 0.0028
 t6=$(now)
 echo "refused (5 decks on np 2): $(secs "$t5" "$t6") s"
+
+# the example deck, shortened
+lmp 2 example.log -in "$here/../examples/settling_grains.in" -var plugin "$LIEODE_LAMMPS_PLUGIN" -var steps 2000
+if grep -q '^Loop time' example.log; then
+  echo "PASS example: settling_grains.in, 2000 steps on 2 ranks" | tee -a results.txt
+else
+  echo "FAIL example: settling_grains.in did not finish" | tee -a results.txt
+  status=1
+fi
+t65=$(now)
+echo "example (np 2): $(secs "$t6" "$t65") s"
+t6=$t65
 
 # information only: with contacts, forces are sums over neighbours whose order
 # depends on the decomposition, so 1 and 2 ranks need not agree to the bit

@@ -412,104 +412,26 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         p: View<'_>,
         forces: Option<&[[f64; 3]]>,
     ) -> Result<(), Failure> {
-        let function = "lieode_prepare";
-        if K::POINT_IS_CARRIED && !K::TORQUE_AT_END {
-            // The point is the carried state and the translation waits for the loads: nothing
-            // to do (no pass over the arrays).
-            return Ok(());
+        // The policy as a constant of the loop, as in `finish`.
+        if self.renormalise {
+            self.prepare_with::<true>(t, dt, p, forces)
+        } else {
+            self.prepare_with::<false>(t, dt, p, forces)
         }
-        let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        let n = p.mass.len();
-        let no_forces = [[0.0; 3]; 0];
-        let forces = forces.unwrap_or(&no_forces);
-        if K::TORQUE_AT_END && forces.len() != n {
-            return Err(Failure::new(
-                LieodeStatus::NullPointer,
-                format!(
-                    "{function}: forces is null; {} kicks with the forces of the last evaluation",
-                    self.method.info().name
-                ),
-            ));
-        }
-        for (i, ((((x, v), (q, w)), row), (m, inertia))) in (p.positions.iter_mut())
-            .zip(p.velocities.iter_mut())
-            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
-            .zip(rows)
-            .zip(p.mass.iter().zip(p.inertia))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            if K::TORQUE_AT_END {
-                let f = vec3(&forces[i]);
-                let new_v = vec3(v) + f * (0.5 * dt * body.inverse_mass());
-                let new_x = vec3(x) + new_v * dt;
-                if !(finite(new_v.as_slice()) && finite(new_x.as_slice())) {
-                    return Err(non_finite(function, "state", i, t + dt));
-                }
-                (*x, *v) = (vec_out(&new_x), vec_out(&new_v));
-            }
-            if !K::POINT_IS_CARRIED {
-                let c = Self::carried_host(row, q, w, i)?;
-                let (_, at) = self.method.prepare(k, &c, self.renormalise, dt);
-                Self::save(row, &c);
-                (*q, *w) = (quat_out(&at.q), vec_out(&at.omega));
-            }
-        }
-        Ok(())
     }
 
     /// Every particle's rotation finished with its torque, and the translation's kick (and, in
     /// the leapfrog form, drift); the carried state back into the host's arrays.
     fn finish(&self, t: f64, dt: f64, p: View<'_>, loads: LoadsView<'_>) -> Result<(), Failure> {
-        let function = "lieode_finish";
-        let (t_loads, t_next) = if K::TORQUE_AT_END {
-            (t + dt, t + dt)
+        // The policy as a constant of the loop: with a run-time flag the two paths of the
+        // rotor's normalisation merged through the stack, and the finiteness check's load of
+        // the rotor then straddled the two stores (a store-forwarding stall, an eighth of the
+        // call's time).
+        if self.renormalise {
+            self.finish_with::<true>(t, dt, p, loads)
         } else {
-            (t, t + dt)
-        };
-        let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, ((((x, v), (q, w)), row), ((m, inertia), (f, torque)))) in (p.positions.iter_mut())
-            .zip(p.velocities.iter_mut())
-            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
-            .zip(rows)
-            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
-            let (pending, at) = self.method.prepare(k, &c, self.renormalise, dt);
-            let (f, torque) = (vec3(f), vec3(torque));
-            let tau = body_torque(loads.lab, &at.q, &torque);
-            let rotation_finite =
-                (self.method).finish(k, c.as_mut(), pending, &tau, self.renormalise, dt);
-            let (mut x_new, mut v_new) = (vec3(x), vec3(v));
-            if K::TORQUE_AT_END {
-                v_new += f * (0.5 * dt * body.inverse_mass());
-            } else {
-                v_new += f * (dt * body.inverse_mass());
-                x_new += v_new * dt;
-            }
-            // One branch for the particle (`&`, not `&&`): 0·x is ±0 for finite x, NaN otherwise.
-            let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
-            if !(rotation_finite & (zero(&x_new) + zero(&v_new) == 0.0)) {
-                let at_finite = finite(at.q.coords.as_slice()) && finite(at.omega.as_slice());
-                return Err(if !at_finite {
-                    non_finite(function, METHOD_STATE, i, t_loads)
-                } else if !finite(f.as_slice()) {
-                    non_finite(function, "force", i, t_loads)
-                } else if !finite(torque.as_slice()) {
-                    non_finite(function, "torque", i, t_loads)
-                } else {
-                    non_finite(function, "state", i, t_next)
-                });
-            }
-            (*x, *v) = (vec_out(&x_new), vec_out(&v_new));
-            (*q, *w) = (quat_out(&c.q), vec_out(&c.omega));
-            c.extra.pack(&mut row[..Self::EXTRA]);
+            self.finish_with::<false>(t, dt, p, loads)
         }
-        Ok(())
     }
 
     /// The synchronised rotor, velocity and angular velocity at `t_n` (leapfrog form: after
@@ -591,6 +513,122 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                 return Err(non_finite(function, "state", i, t));
             }
             (*oq, *ov, *ow) = (quat_out(&c.q), vec_out(&v_n), vec_out(&omega));
+        }
+        Ok(())
+    }
+}
+
+impl<K: RigidBodyMethod> Typed<K> {
+    /// [`Abi::finish`] with the normalisation policy `RENORMALISE`.
+    fn finish_with<const RENORMALISE: bool>(
+        &self,
+        t: f64,
+        dt: f64,
+        p: View<'_>,
+        loads: LoadsView<'_>,
+    ) -> Result<(), Failure> {
+        let function = "lieode_finish";
+
+        let (t_loads, t_next) = if K::TORQUE_AT_END {
+            (t + dt, t + dt)
+        } else {
+            (t, t + dt)
+        };
+        let mut cache: Cache<K> = None;
+        let rows = Rows::new(p.state, Self::STATE_LEN);
+        for (i, ((((x, v), (q, w)), row), ((m, inertia), (f, torque)))) in (p.positions.iter_mut())
+            .zip(p.velocities.iter_mut())
+            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
+            .zip(rows)
+            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
+            .enumerate()
+        {
+            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
+            let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
+            let (pending, at) = self.method.prepare(k, &c, RENORMALISE, dt);
+            let (f, torque) = (vec3(f), vec3(torque));
+            let tau = body_torque(loads.lab, &at.q, &torque);
+            let rotation_finite =
+                (self.method).finish(k, c.as_mut(), pending, &tau, RENORMALISE, dt);
+            let (mut x_new, mut v_new) = (vec3(x), vec3(v));
+            if K::TORQUE_AT_END {
+                v_new += f * (0.5 * dt * body.inverse_mass());
+            } else {
+                v_new += f * (dt * body.inverse_mass());
+                x_new += v_new * dt;
+            }
+            // One branch for the particle (`&`, not `&&`): 0·x is ±0 for finite x, NaN otherwise.
+            let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
+            if !(rotation_finite & (zero(&x_new) + zero(&v_new) == 0.0)) {
+                let at_finite = finite(at.q.coords.as_slice()) && finite(at.omega.as_slice());
+                return Err(if !at_finite {
+                    non_finite(function, METHOD_STATE, i, t_loads)
+                } else if !finite(f.as_slice()) {
+                    non_finite(function, "force", i, t_loads)
+                } else if !finite(torque.as_slice()) {
+                    non_finite(function, "torque", i, t_loads)
+                } else {
+                    non_finite(function, "state", i, t_next)
+                });
+            }
+            (*x, *v) = (vec_out(&x_new), vec_out(&v_new));
+            (*q, *w) = (quat_out(&c.q), vec_out(&c.omega));
+            c.extra.pack(&mut row[..Self::EXTRA]);
+        }
+        Ok(())
+    }
+
+    /// [`Abi::prepare`] with the normalisation policy `RENORMALISE`.
+    fn prepare_with<const RENORMALISE: bool>(
+        &self,
+        t: f64,
+        dt: f64,
+        p: View<'_>,
+        forces: Option<&[[f64; 3]]>,
+    ) -> Result<(), Failure> {
+        let function = "lieode_prepare";
+        if K::POINT_IS_CARRIED && !K::TORQUE_AT_END {
+            // The point is the carried state and the translation waits for the loads: nothing
+            // to do (no pass over the arrays).
+            return Ok(());
+        }
+        let mut cache: Cache<K> = None;
+        let rows = Rows::new(p.state, Self::STATE_LEN);
+        let n = p.mass.len();
+        let no_forces = [[0.0; 3]; 0];
+        let forces = forces.unwrap_or(&no_forces);
+        if K::TORQUE_AT_END && forces.len() != n {
+            return Err(Failure::new(
+                LieodeStatus::NullPointer,
+                format!(
+                    "{function}: forces is null; {} kicks with the forces of the last evaluation",
+                    self.method.info().name
+                ),
+            ));
+        }
+        for (i, ((((x, v), (q, w)), row), (m, inertia))) in (p.positions.iter_mut())
+            .zip(p.velocities.iter_mut())
+            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
+            .zip(rows)
+            .zip(p.mass.iter().zip(p.inertia))
+            .enumerate()
+        {
+            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
+            if K::TORQUE_AT_END {
+                let f = vec3(&forces[i]);
+                let new_v = vec3(v) + f * (0.5 * dt * body.inverse_mass());
+                let new_x = vec3(x) + new_v * dt;
+                if !(finite(new_v.as_slice()) && finite(new_x.as_slice())) {
+                    return Err(non_finite(function, "state", i, t + dt));
+                }
+                (*x, *v) = (vec_out(&new_x), vec_out(&new_v));
+            }
+            if !K::POINT_IS_CARRIED {
+                let c = Self::carried_host(row, q, w, i)?;
+                let (_, at) = self.method.prepare(k, &c, RENORMALISE, dt);
+                Self::save(row, &c);
+                (*q, *w) = (quat_out(&at.q), vec_out(&at.omega));
+            }
         }
         Ok(())
     }
