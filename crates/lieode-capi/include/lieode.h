@@ -150,12 +150,6 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The message of the last failed call on the calling thread (an empty string if none failed),
- * NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
- */
-const char *lieode_last_error_message(void);
-
-/**
  * The many-body method of the catalogue called `name` (NUL-terminated: `"spiral_leapfrog"`,
  * `"spiral"`, `"spiral_omelyan"`, `"omelyan"`, `"fincham"`, `"velocity_verlet"`,
  * `"direct_euler"`, `"buss"`, `"buss16"`, `"johnson"`, `"mercurydpm"`, `"spiral_magnus"`;
@@ -313,6 +307,12 @@ enum LieodeStatus lieode_synchronise(const struct LieodeMethod *method,
                                      double *out_rotors,
                                      double *out_velocities,
                                      double *out_omegas);
+
+/**
+ * The message of the last failed call on the calling thread (an empty string if none failed),
+ * NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
+ */
+const char *lieode_last_error_message(void);
 
 #ifdef __cplusplus
 }  // extern "C"

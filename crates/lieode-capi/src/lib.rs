@@ -61,170 +61,32 @@
 #![deny(missing_docs)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod failure;
+mod frame;
+mod info;
+mod particles;
+mod status;
 mod typed;
 
-use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lieode::Result as LieodeResult;
 use lieode::rotation::{Renormalisation, RigidBody, RigidBodyMethod, SingleBody, catalogue};
 
+use failure::{Failure, guard};
 use typed::{Abi, LoadsView, Synchronised, Typed, View};
 
-/// Torques given in the body frame (principal axes).
-pub const LIEODE_FRAME_BODY: i32 = 0;
-/// Torques given in the lab frame (rotated into the body frame with the rotor of the point
-/// where they were evaluated).
-pub const LIEODE_FRAME_LAB: i32 = 1;
-
-/// The result of every call.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LieodeStatus {
-    /// Success.
-    Ok = 0,
-    /// A required pointer was null.
-    NullPointer = 1,
-    /// No many-body method of the catalogue has that name.
-    UnknownMethod = 2,
-    /// An argument is out of range: zero particles, a step size or time that is not finite
-    /// (or a step size that is not positive), a stage out of range, an unknown frame, a
-    /// misaligned array, a mass or inertia that is not a body, a state row not written by the
-    /// method.
-    InvalidArgument = 3,
-    /// A load, or the state computed from it, is not finite (the message names the particle
-    /// and the time).
-    NonFinite = 4,
-    /// A bug inside the library (a caught panic or a broken internal invariant).
-    Internal = 5,
-}
-
-/// What a method needs from the host and says about itself ([`lieode_method_info`]); the
-/// default is all zero, for a caller's buffer before the call fills it.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct LieodeMethodInfo {
-    /// Doubles of per-particle state the host keeps (and migrates) for the method; 0 for
-    /// SPIRAL, SPIRAL leapfrog, SPIRAL+Omelyan, Omelyan and Direct Euler.
-    pub state_len: usize,
-    /// Load evaluations of the start, at least 1 (the translation needs the loads at `t_0`;
-    /// 2 for SPIRAL–Magnus's predictor).
-    pub start_evaluations: usize,
-    /// Load evaluations per step.
-    pub evaluations: usize,
-    /// Whether the carried angular velocity lives at half steps (`ω_{n−½}`).
-    pub leapfrog_rotation: bool,
-    /// Whether the translation takes the velocity Verlet form (torque at `t_{n+1}`: Velocity
-    /// Verlet, Johnson) rather than the leapfrog form (torque at `t_n`).
-    pub velocity_verlet_form: bool,
-    /// Whether the rotor is normalised every step (the method's default policy, as in the SPIRAL
-    /// paper's benchmark).
-    pub renormalises: bool,
-    /// The global order in the rotor (measured, `crates/lieode/tests/catalogue_orders.rs`).
-    pub order_rotor: u8,
-    /// The global order in the angular velocity.
-    pub order_omega: u8,
-}
-
-/// The host's particle arrays for one call (see the crate documentation for each array's
-/// frame, layout and time level). Every array holds `n` contiguous rows; none may overlap
-/// another. `state` may be null when `state_len` is 0.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub struct LieodeParticles {
-    /// The number of particles (at least 1).
-    pub n: usize,
-    /// Masses, `n`.
-    pub mass: *const f64,
-    /// Principal moments of inertia, `n × 3`.
-    pub inertia: *const f64,
-    /// Positions (lab), `n × 3`, updated in place.
-    pub positions: *mut f64,
-    /// Velocities (lab), `n × 3`, updated in place.
-    pub velocities: *mut f64,
-    /// Rotors (body → lab, scalar first), `n × 4`, updated in place.
-    pub rotors: *mut f64,
-    /// Angular velocities (body frame), `n × 3`, updated in place.
-    pub omegas: *mut f64,
-    /// The method's per-particle state, `n × state_len`, updated in place.
-    pub state: *mut f64,
-}
+pub use failure::lieode_last_error_message;
+pub use frame::{LIEODE_FRAME_BODY, LIEODE_FRAME_LAB};
+pub use info::LieodeMethodInfo;
+pub use particles::LieodeParticles;
+pub use status::LieodeStatus;
 
 /// A method of the catalogue (opaque): created by [`lieode_method_new`], freed by
 /// [`lieode_method_free`], immutable in between.
 pub struct LieodeMethod {
     abi: Box<dyn Abi>,
     name: CString,
-}
-
-/// A failure: its status and message.
-#[derive(Debug)]
-pub(crate) struct Failure {
-    status: LieodeStatus,
-    message: String,
-}
-
-impl Failure {
-    pub(crate) fn new(status: LieodeStatus, message: String) -> Self {
-        Self { status, message }
-    }
-
-    pub(crate) fn internal(what: &str) -> Self {
-        Self::new(LieodeStatus::Internal, format!("internal error: {what}"))
-    }
-
-    fn null(function: &str, what: &str) -> Self {
-        Self::new(
-            LieodeStatus::NullPointer,
-            format!("{function}: {what} is null"),
-        )
-    }
-
-    fn invalid(function: &str, message: impl core::fmt::Display) -> Self {
-        Self::new(
-            LieodeStatus::InvalidArgument,
-            format!("{function}: {message}"),
-        )
-    }
-}
-
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
-}
-
-fn set_last_error(message: &str) {
-    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    LAST_ERROR.with(|e| *e.borrow_mut() = text);
-}
-
-/// Runs `body`, turning a failure or a panic into a status and the thread's last message.
-fn guard(function: &str, body: impl FnOnce() -> Result<(), Failure>) -> LieodeStatus {
-    let result = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
-        let what = (payload.downcast_ref::<&str>().copied())
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("a panic");
-        Err(Failure::internal(&format!("{function}: {what}")))
-    });
-    match result {
-        Ok(()) => LieodeStatus::Ok,
-        Err(failure) => {
-            // Every message starts with the function's name.
-            if failure.message.starts_with(function) {
-                set_last_error(&failure.message);
-            } else {
-                set_last_error(&format!("{function}: {}", failure.message));
-            }
-            failure.status
-        }
-    }
-}
-
-/// The message of the last failed call on the calling thread (an empty string if none failed),
-/// NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
-#[unsafe(no_mangle)]
-pub extern "C" fn lieode_last_error_message() -> *const c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
 
 /// Finds the many-body method `name` of the catalogue.
@@ -461,19 +323,7 @@ unsafe fn loads<'a>(
     torques: *const f64,
     frame: i32,
 ) -> Result<LoadsView<'a>, Failure> {
-    let lab = match frame {
-        LIEODE_FRAME_BODY => false,
-        LIEODE_FRAME_LAB => true,
-        _ => {
-            return Err(Failure::invalid(
-                function,
-                format!(
-                    "frame = {frame}; expected LIEODE_FRAME_BODY ({LIEODE_FRAME_BODY}) or \
-                     LIEODE_FRAME_LAB ({LIEODE_FRAME_LAB})"
-                ),
-            ));
-        }
-    };
+    let lab = frame::is_lab(function, frame)?;
     // SAFETY: `n` rows each, by the contract.
     unsafe {
         Ok(LoadsView {

@@ -7,7 +7,9 @@ use lieode::rotation::{Carried, PackedState, RigidBodyMethod};
 use lieode::system::Body;
 use nalgebra::{Quaternion, Vector3};
 
-use crate::{Failure, LieodeMethodInfo, LieodeStatus};
+use crate::failure::Failure;
+use crate::info::LieodeMethodInfo;
+use crate::status::LieodeStatus;
 
 /// What the methods say when their own state (not the host's loads) is not finite where the
 /// loads are to be evaluated (as [`lieode::system::CatalogueSystem`] says it).
@@ -15,7 +17,7 @@ const METHOD_STATE: &str = "method state (where the loads are evaluated)";
 /// The same for the start's half step back.
 const METHOD_STATE_HALF_STEP: &str = "method state (the start's half step back)";
 
-/// The host's arrays for `n` particles, as slices (checked by [`crate::Arrays::view`]).
+/// The host's arrays for `n` particles, as slices (checked by `crate::arrays`).
 pub(crate) struct View<'a> {
     pub mass: &'a [f64],
     pub inertia: &'a [[f64; 3]],
