@@ -22,8 +22,9 @@ pub struct LieodeMethodInfo {
     /// Whether the translation takes the velocity Verlet form (torque at `t_{n+1}`: Velocity
     /// Verlet, Johnson) rather than the leapfrog form (torque at `t_n`).
     pub velocity_verlet_form: bool,
-    /// Whether the rotor is normalised every step (the method's default policy, as in the SPIRAL
-    /// paper's benchmark).
+    /// Whether the rotor is normalised, `q ← q/|q|`, every step: the policy chosen at creation
+    /// (the method's default, as in the SPIRAL paper's benchmark, unless
+    /// `lieode_method_new_with_renormalisation` chose another).
     pub renormalises: bool,
     /// The global order in the rotor (measured, `crates/lieode/tests/catalogue_orders.rs`).
     pub order_rotor: u8,

@@ -39,8 +39,8 @@
 //! ([`LIEODE_FRAME_LAB`], [`LIEODE_FRAME_BODY`]). The host's velocities are `v_{n−½}` between
 //! steps in the leapfrog form and `v_n` in the velocity Verlet form
 //! ([`LieodeMethodInfo::velocity_verlet_form`]); [`lieode_synchronise`] gives `v_n`, `ω_n` and
-//! `q_n`. The rotor is normalised as the method's default policy says
-//! ([`LieodeMethodInfo::renormalises`]).
+//! `q_n`. The rotor is normalised as the method's default policy says, or as the host chose
+//! with [`lieode_method_new_with_renormalisation`] ([`LieodeMethodInfo::renormalises`]).
 //!
 //! **What the forces see** (the point written by `lieode_prepare` into the host's arrays): in
 //! the leapfrog form `(t_n, x_n, v_{n−½}, q_n, ω*)`, in the velocity Verlet form
@@ -65,6 +65,7 @@ mod failure;
 mod frame;
 mod info;
 mod particles;
+mod renormalise;
 mod status;
 mod typed;
 
@@ -80,19 +81,27 @@ pub use failure::lieode_last_error_message;
 pub use frame::{LIEODE_FRAME_BODY, LIEODE_FRAME_LAB};
 pub use info::LieodeMethodInfo;
 pub use particles::LieodeParticles;
+pub use renormalise::{
+    LIEODE_RENORMALISE_ALWAYS, LIEODE_RENORMALISE_DEFAULT, LIEODE_RENORMALISE_NEVER,
+};
 pub use status::LieodeStatus;
 
-/// A method of the catalogue (opaque): created by [`lieode_method_new`], freed by
-/// [`lieode_method_free`], immutable in between.
+/// A method of the catalogue (opaque): created by [`lieode_method_new`] or
+/// [`lieode_method_new_with_renormalisation`], freed by [`lieode_method_free`], immutable in
+/// between.
 pub struct LieodeMethod {
     abi: Box<dyn Abi>,
     name: CString,
 }
 
-/// Finds the many-body method `name` of the catalogue.
+/// Finds the many-body method `name` of the catalogue, with the normalisation `policy` (`None`:
+/// its default) that the host's `renormalise` asked for.
 struct Find<'a> {
+    function: &'a str,
     name: &'a str,
-    found: Option<Box<dyn Abi>>,
+    renormalise: i32,
+    policy: Option<Renormalisation>,
+    found: Option<Result<Box<dyn Abi>, Failure>>,
 }
 
 impl catalogue::MethodVisitor for Find<'_> {
@@ -100,19 +109,40 @@ impl catalogue::MethodVisitor for Find<'_> {
         &mut self,
         make: fn(RigidBody) -> SingleBody<K>,
     ) -> LieodeResult<()> {
-        let method = make(RigidBody::new([1.0; 3])?).method().clone();
-        let info = method.info();
-        if info.name == self.name {
-            let renormalise = match info.default_renormalisation {
-                Renormalisation::Never => false,
-                Renormalisation::EveryStep | Renormalisation::Every(1) => true,
-                Renormalisation::Every(_) => return Ok(()),
-            };
-            self.found = Some(Box::new(Typed {
-                method,
-                renormalise,
-            }));
+        let single = make(RigidBody::new([1.0; 3])?);
+        let info = single.method().info();
+        if info.name != self.name {
+            return Ok(());
         }
+        // The policy checked as `SingleBody::with_renormalisation` checks it, so that the
+        // interface accepts exactly the policies the Rust steppers do.
+        let policy = match self.policy {
+            None => info.default_renormalisation,
+            Some(policy) => match single.clone().with_renormalisation(policy) {
+                Ok(_) => policy,
+                Err(_) => {
+                    self.found = Some(Err(Failure::invalid(
+                        self.function,
+                        format!(
+                            "renormalise = {}: {} normalises as part of the method; expected \
+                             LIEODE_RENORMALISE_DEFAULT ({LIEODE_RENORMALISE_DEFAULT})",
+                            self.renormalise, info.name
+                        ),
+                    )));
+                    return Ok(());
+                }
+            },
+        };
+        // The interface keeps no step count, so only the policies that decide every step alike.
+        let renormalise = match policy {
+            Renormalisation::Never => false,
+            Renormalisation::EveryStep | Renormalisation::Every(1) => true,
+            Renormalisation::Every(_) => return Ok(()),
+        };
+        self.found = Some(Ok(Box::new(Typed {
+            method: single.method().clone(),
+            renormalise,
+        })));
         Ok(())
     }
 }
@@ -130,12 +160,59 @@ pub unsafe extern "C" fn lieode_method_new(
     name: *const c_char,
     status: *mut LieodeStatus,
 ) -> *mut LieodeMethod {
-    let function = "lieode_method_new";
+    // SAFETY: the same contract.
+    unsafe {
+        method_new(
+            "lieode_method_new",
+            name,
+            LIEODE_RENORMALISE_DEFAULT,
+            status,
+        )
+    }
+}
+
+/// [`lieode_method_new`] with the normalisation policy `renormalise` chosen by the host:
+/// [`LIEODE_RENORMALISE_DEFAULT`] (the method's own, as [`lieode_method_new`]),
+/// [`LIEODE_RENORMALISE_ALWAYS`] (`q ← q/|q|` after every step) or [`LIEODE_RENORMALISE_NEVER`];
+/// [`LieodeMethodInfo::renormalises`] reports the choice. The arithmetic is that of
+/// `lieode::system::CatalogueSystem` built from `SingleBody::with_renormalisation` with the
+/// same policy, bit for bit.
+///
+/// # Errors
+/// [`LieodeStatus::NullPointer`] for a null `name`, [`LieodeStatus::InvalidArgument`] naming
+/// `renormalise` for another value or for a policy the method does not take (`"mercurydpm"`
+/// normalises as part of the method: only [`LIEODE_RENORMALISE_DEFAULT`]),
+/// [`LieodeStatus::UnknownMethod`].
+///
+/// # Safety
+/// As [`lieode_method_new`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lieode_method_new_with_renormalisation(
+    name: *const c_char,
+    renormalise: i32,
+    status: *mut LieodeStatus,
+) -> *mut LieodeMethod {
+    let function = "lieode_method_new_with_renormalisation";
+    // SAFETY: the same contract.
+    unsafe { method_new(function, name, renormalise, status) }
+}
+
+/// The method `name` with the policy `renormalise`, for the entry point `function`.
+///
+/// # Safety
+/// The contract of [`lieode_method_new`].
+unsafe fn method_new(
+    function: &str,
+    name: *const c_char,
+    renormalise: i32,
+    status: *mut LieodeStatus,
+) -> *mut LieodeMethod {
     let mut handle: *mut LieodeMethod = core::ptr::null_mut();
     let result = guard(function, || {
         if name.is_null() {
             return Err(Failure::null(function, "name"));
         }
+        let policy = renormalise::policy(function, renormalise)?;
         // SAFETY: a non-null NUL-terminated string, by the contract.
         let c_name = unsafe { CStr::from_ptr(name) };
         let unknown = || {
@@ -149,12 +226,15 @@ pub unsafe extern "C" fn lieode_method_new(
         };
         let text = c_name.to_str().map_err(|_| unknown())?;
         let mut find = Find {
+            function,
             name: text,
+            renormalise,
+            policy,
             found: None,
         };
         catalogue::visit_many_bodies(&mut find)
             .map_err(|e| Failure::internal(&format!("{function}: {e}")))?;
-        let abi = find.found.ok_or_else(unknown)?;
+        let abi = find.found.ok_or_else(unknown)??;
         handle = Box::into_raw(Box::new(LieodeMethod {
             abi,
             name: c_name.to_owned(),
@@ -168,16 +248,18 @@ pub unsafe extern "C" fn lieode_method_new(
     handle
 }
 
-/// Frees a method made by [`lieode_method_new`] (nothing for null).
+/// Frees a method made by [`lieode_method_new`] or [`lieode_method_new_with_renormalisation`]
+/// (nothing for null).
 ///
 /// # Safety
-/// `method` is null or a handle from [`lieode_method_new`] not yet freed, used by no other
+/// `method` is null or a handle from [`lieode_method_new`] (or
+/// [`lieode_method_new_with_renormalisation`]) not yet freed, used by no other
 /// thread.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn lieode_method_free(method: *mut LieodeMethod) {
     if !method.is_null() {
         let _ = guard("lieode_method_free", || {
-            // SAFETY: from `Box::into_raw` in `lieode_method_new`, by the contract.
+            // SAFETY: from `Box::into_raw` in `method_new`, by the contract.
             drop(unsafe { Box::from_raw(method) });
             Ok(())
         });
