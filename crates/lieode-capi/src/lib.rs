@@ -394,6 +394,25 @@ unsafe fn arrays<'a>(
     Ok((m, view))
 }
 
+/// Runs `body` on the checked handle and arrays of a call to `function`, inside [`guard`].
+///
+/// # Safety
+/// The contract of the calls taking them.
+unsafe fn on_arrays(
+    function: &str,
+    method: *const LieodeMethod,
+    particles: *const LieodeParticles,
+    t: f64,
+    dt: f64,
+    body: impl FnOnce(&LieodeMethod, View<'_>) -> Result<(), Failure>,
+) -> LieodeStatus {
+    guard(function, || {
+        // SAFETY: the caller's contract.
+        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+        body(m, view)
+    })
+}
+
 /// The loads of a call, checked.
 ///
 /// # Safety
@@ -454,12 +473,12 @@ pub unsafe extern "C" fn lieode_start_prepare(
     particles: *const LieodeParticles,
 ) -> LieodeStatus {
     let function = "lieode_start_prepare";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t0, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         stage_of(function, m, stage)?;
         m.abi.start_prepare(stage, t0, dt, view)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t0, dt, body) }
 }
 
 /// Start evaluation `stage`, second half: takes the host's loads at the point of
@@ -486,14 +505,14 @@ pub unsafe extern "C" fn lieode_start_finish(
     frame: i32,
 ) -> LieodeStatus {
     let function = "lieode_start_finish";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t0, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         stage_of(function, m, stage)?;
         // SAFETY: the contract.
         let loads = unsafe { loads(function, view.mass.len(), forces, torques, frame)? };
         m.abi.start_finish(stage, t0, dt, view, loads)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t0, dt, body) }
 }
 
 /// A step from `t` to `t + dt`, first half: in the velocity Verlet form the half kick and drift
@@ -520,9 +539,7 @@ pub unsafe extern "C" fn lieode_prepare(
     forces: *const f64,
 ) -> LieodeStatus {
     let function = "lieode_prepare";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         let forces = if forces.is_null() {
             None
         } else {
@@ -530,7 +547,9 @@ pub unsafe extern "C" fn lieode_prepare(
             Some(unsafe { rows::<3>(function, "forces", forces, view.mass.len())? })
         };
         m.abi.prepare(t, dt, view, forces)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }
 
 /// A step from `t` to `t + dt`, second half: every particle's rotation finished with its
@@ -556,13 +575,13 @@ pub unsafe extern "C" fn lieode_finish(
     frame: i32,
 ) -> LieodeStatus {
     let function = "lieode_finish";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         // SAFETY: the contract.
         let loads = unsafe { loads(function, view.mass.len(), forces, torques, frame)? };
         m.abi.finish(t, dt, view, loads)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }
 
 /// The synchronised state at `t` into the caller's arrays `out_rotors` (`n × 4`),
@@ -597,9 +616,7 @@ pub unsafe extern "C" fn lieode_synchronise(
     out_omegas: *mut f64,
 ) -> LieodeStatus {
     let function = "lieode_synchronise";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         let n = view.mass.len();
         let loads = if forces.is_null() && torques.is_null() {
             None
@@ -616,5 +633,7 @@ pub unsafe extern "C" fn lieode_synchronise(
             }
         };
         m.abi.synchronise(t, dt, view, loads, out)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }
