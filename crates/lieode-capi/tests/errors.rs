@@ -282,45 +282,41 @@ fn the_leapfrog_form_synchronises_after_prepare() {
 #[test]
 fn normalisation_policies_and_their_errors() {
     let function = "lieode_method_new_with_renormalisation";
-    let new = |name: &std::ffi::CStr, renormalise: i32| {
+    // No handle, the status, and the message.
+    let refused = |name: &std::ffi::CStr, renormalise: i32| {
         let mut status = LieodeStatus::Internal;
         // SAFETY: a NUL-terminated name, a writable status.
         let m = unsafe {
             lieode_method_new_with_renormalisation(name.as_ptr(), renormalise, &mut status)
         };
-        (m, status)
+        assert!(m.is_null());
+        (status, last_error())
     };
     for bad in [-1, 3, i32::MAX] {
-        let (m, status) = new(c"spiral", bad);
-        assert!(m.is_null());
-        assert_eq!(status, LieodeStatus::InvalidArgument);
+        let expected = format!(
+            "{function}: renormalise = {bad}; expected LIEODE_RENORMALISE_DEFAULT (0), \
+             LIEODE_RENORMALISE_ALWAYS (1) or LIEODE_RENORMALISE_NEVER (2)"
+        );
         assert_eq!(
-            last_error(),
-            format!(
-                "{function}: renormalise = {bad}; expected LIEODE_RENORMALISE_DEFAULT (0), \
-                 LIEODE_RENORMALISE_ALWAYS (1) or LIEODE_RENORMALISE_NEVER (2)"
-            )
+            refused(c"spiral", bad),
+            (LieodeStatus::InvalidArgument, expected)
         );
     }
     for policy in [LIEODE_RENORMALISE_ALWAYS, LIEODE_RENORMALISE_NEVER] {
-        let (m, status) = new(c"mercurydpm", policy);
-        assert!(m.is_null());
-        assert_eq!(status, LieodeStatus::InvalidArgument);
+        let expected = format!(
+            "{function}: renormalise = {policy}: mercurydpm normalises as part of the method; \
+             expected LIEODE_RENORMALISE_DEFAULT (0)"
+        );
         assert_eq!(
-            last_error(),
-            format!(
-                "{function}: renormalise = {policy}: mercurydpm normalises as part of the \
-                 method; expected LIEODE_RENORMALISE_DEFAULT (0)"
-            )
+            refused(c"mercurydpm", policy),
+            (LieodeStatus::InvalidArgument, expected)
         );
     }
-    let (m, status) = new(c"nonsense", LIEODE_RENORMALISE_NEVER);
-    assert!(m.is_null());
+    let (status, message) = refused(c"nonsense", LIEODE_RENORMALISE_NEVER);
     assert_eq!(status, LieodeStatus::UnknownMethod);
     assert!(
-        last_error().starts_with(&format!("{function}: unknown method \"nonsense\"")),
-        "{}",
-        last_error()
+        message.starts_with(&format!("{function}: unknown method \"nonsense\"")),
+        "{message}"
     );
     // SAFETY: a null name is the error under test; a null status is allowed.
     let m = unsafe {
