@@ -23,6 +23,24 @@
 #define LIEODE_FRAME_LAB 1
 
 /**
+ * The method's default policy (`lieode::rotation::MethodInfo::default_renormalisation`, the
+ * SPIRAL paper's benchmark): what [`lieode_method_new`] gives.
+ */
+#define LIEODE_RENORMALISE_DEFAULT 0
+
+/**
+ * The rotor normalised, `q ← q/|q|`, at the end of every step
+ * (`lieode::rotation::Renormalisation::EveryStep`).
+ */
+#define LIEODE_RENORMALISE_ALWAYS 1
+
+/**
+ * The rotor never normalised by the policy (`lieode::rotation::Renormalisation::Never`): `|q|`
+ * is kept by the update itself (exponential or Cayley maps) or drifts.
+ */
+#define LIEODE_RENORMALISE_NEVER 2
+
+/**
  * The result of every call.
  */
 typedef enum LieodeStatus {
@@ -57,8 +75,9 @@ typedef enum LieodeStatus {
 } LieodeStatus;
 
 /**
- * A method of the catalogue (opaque): created by [`lieode_method_new`], freed by
- * [`lieode_method_free`], immutable in between.
+ * A method of the catalogue (opaque): created by [`lieode_method_new`] or
+ * [`lieode_method_new_with_renormalisation`], freed by [`lieode_method_free`], immutable in
+ * between.
  */
 typedef struct LieodeMethod LieodeMethod;
 
@@ -91,8 +110,9 @@ typedef struct LieodeMethodInfo {
    */
   bool velocity_verlet_form;
   /**
-   * Whether the rotor is normalised every step (the method's default policy, as in the SPIRAL
-   * paper's benchmark).
+   * Whether the rotor is normalised, `q ← q/|q|`, every step: the policy chosen at creation
+   * (the method's default, as in the SPIRAL paper's benchmark, unless
+   * `lieode_method_new_with_renormalisation` chose another).
    */
   bool renormalises;
   /**
@@ -150,12 +170,6 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The message of the last failed call on the calling thread (an empty string if none failed),
- * NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
- */
-const char *lieode_last_error_message(void);
-
-/**
  * The many-body method of the catalogue called `name` (NUL-terminated: `"spiral_leapfrog"`,
  * `"spiral"`, `"spiral_omelyan"`, `"omelyan"`, `"fincham"`, `"velocity_verlet"`,
  * `"direct_euler"`, `"buss"`, `"buss16"`, `"johnson"`, `"mercurydpm"`, `"spiral_magnus"`;
@@ -168,10 +182,33 @@ const char *lieode_last_error_message(void);
 struct LieodeMethod *lieode_method_new(const char *name, enum LieodeStatus *status);
 
 /**
- * Frees a method made by [`lieode_method_new`] (nothing for null).
+ * [`lieode_method_new`] with the normalisation policy `renormalise` chosen by the host:
+ * [`LIEODE_RENORMALISE_DEFAULT`] (the method's own, as [`lieode_method_new`]),
+ * [`LIEODE_RENORMALISE_ALWAYS`] (`q ← q/|q|` after every step) or [`LIEODE_RENORMALISE_NEVER`];
+ * [`LieodeMethodInfo::renormalises`] reports the choice. The arithmetic is that of
+ * `lieode::system::CatalogueSystem` built from `SingleBody::with_renormalisation` with the
+ * same policy, bit for bit.
+ *
+ * # Errors
+ * [`LieodeStatus::NullPointer`] for a null `name`, [`LieodeStatus::InvalidArgument`] naming
+ * `renormalise` for another value or for a policy the method does not take (`"mercurydpm"`
+ * normalises as part of the method: only [`LIEODE_RENORMALISE_DEFAULT`]),
+ * [`LieodeStatus::UnknownMethod`].
  *
  * # Safety
- * `method` is null or a handle from [`lieode_method_new`] not yet freed, used by no other
+ * As [`lieode_method_new`].
+ */
+struct LieodeMethod *lieode_method_new_with_renormalisation(const char *name,
+                                                            int32_t renormalise,
+                                                            enum LieodeStatus *status);
+
+/**
+ * Frees a method made by [`lieode_method_new`] or [`lieode_method_new_with_renormalisation`]
+ * (nothing for null).
+ *
+ * # Safety
+ * `method` is null or a handle from [`lieode_method_new`] (or
+ * [`lieode_method_new_with_renormalisation`]) not yet freed, used by no other
  * thread.
  */
 void lieode_method_free(struct LieodeMethod *method);
@@ -313,6 +350,12 @@ enum LieodeStatus lieode_synchronise(const struct LieodeMethod *method,
                                      double *out_rotors,
                                      double *out_velocities,
                                      double *out_omegas);
+
+/**
+ * The message of the last failed call on the calling thread (an empty string if none failed),
+ * NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
+ */
+const char *lieode_last_error_message(void);
 
 #ifdef __cplusplus
 }  // extern "C"

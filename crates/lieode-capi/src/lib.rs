@@ -39,8 +39,8 @@
 //! ([`LIEODE_FRAME_LAB`], [`LIEODE_FRAME_BODY`]). The host's velocities are `v_{n−½}` between
 //! steps in the leapfrog form and `v_n` in the velocity Verlet form
 //! ([`LieodeMethodInfo::velocity_verlet_form`]); [`lieode_synchronise`] gives `v_n`, `ω_n` and
-//! `q_n`. The rotor is normalised as the method's default policy says
-//! ([`LieodeMethodInfo::renormalises`]).
+//! `q_n`. The rotor is normalised as the method's default policy says, or as the host chose
+//! with [`lieode_method_new_with_renormalisation`] ([`LieodeMethodInfo::renormalises`]).
 //!
 //! **What the forces see** (the point written by `lieode_prepare` into the host's arrays): in
 //! the leapfrog form `(t_n, x_n, v_{n−½}, q_n, ω*)`, in the velocity Verlet form
@@ -61,176 +61,47 @@
 #![deny(missing_docs)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod failure;
+mod frame;
+mod info;
+mod particles;
+mod renormalise;
+mod status;
 mod typed;
 
-use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lieode::Result as LieodeResult;
 use lieode::rotation::{Renormalisation, RigidBody, RigidBodyMethod, SingleBody, catalogue};
 
+use failure::{Failure, guard};
 use typed::{Abi, LoadsView, Synchronised, Typed, View};
 
-/// Torques given in the body frame (principal axes).
-pub const LIEODE_FRAME_BODY: i32 = 0;
-/// Torques given in the lab frame (rotated into the body frame with the rotor of the point
-/// where they were evaluated).
-pub const LIEODE_FRAME_LAB: i32 = 1;
+pub use failure::lieode_last_error_message;
+pub use frame::{LIEODE_FRAME_BODY, LIEODE_FRAME_LAB};
+pub use info::LieodeMethodInfo;
+pub use particles::LieodeParticles;
+pub use renormalise::{
+    LIEODE_RENORMALISE_ALWAYS, LIEODE_RENORMALISE_DEFAULT, LIEODE_RENORMALISE_NEVER,
+};
+pub use status::LieodeStatus;
 
-/// The result of every call.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LieodeStatus {
-    /// Success.
-    Ok = 0,
-    /// A required pointer was null.
-    NullPointer = 1,
-    /// No many-body method of the catalogue has that name.
-    UnknownMethod = 2,
-    /// An argument is out of range: zero particles, a step size or time that is not finite
-    /// (or a step size that is not positive), a stage out of range, an unknown frame, a
-    /// misaligned array, a mass or inertia that is not a body, a state row not written by the
-    /// method.
-    InvalidArgument = 3,
-    /// A load, or the state computed from it, is not finite (the message names the particle
-    /// and the time).
-    NonFinite = 4,
-    /// A bug inside the library (a caught panic or a broken internal invariant).
-    Internal = 5,
-}
-
-/// What a method needs from the host and says about itself ([`lieode_method_info`]); the
-/// default is all zero, for a caller's buffer before the call fills it.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct LieodeMethodInfo {
-    /// Doubles of per-particle state the host keeps (and migrates) for the method; 0 for
-    /// SPIRAL, SPIRAL leapfrog, SPIRAL+Omelyan, Omelyan and Direct Euler.
-    pub state_len: usize,
-    /// Load evaluations of the start, at least 1 (the translation needs the loads at `t_0`;
-    /// 2 for SPIRAL–Magnus's predictor).
-    pub start_evaluations: usize,
-    /// Load evaluations per step.
-    pub evaluations: usize,
-    /// Whether the carried angular velocity lives at half steps (`ω_{n−½}`).
-    pub leapfrog_rotation: bool,
-    /// Whether the translation takes the velocity Verlet form (torque at `t_{n+1}`: Velocity
-    /// Verlet, Johnson) rather than the leapfrog form (torque at `t_n`).
-    pub velocity_verlet_form: bool,
-    /// Whether the rotor is normalised every step (the method's default policy, as in the SPIRAL
-    /// paper's benchmark).
-    pub renormalises: bool,
-    /// The global order in the rotor (measured, `crates/lieode/tests/catalogue_orders.rs`).
-    pub order_rotor: u8,
-    /// The global order in the angular velocity.
-    pub order_omega: u8,
-}
-
-/// The host's particle arrays for one call (see the crate documentation for each array's
-/// frame, layout and time level). Every array holds `n` contiguous rows; none may overlap
-/// another. `state` may be null when `state_len` is 0.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub struct LieodeParticles {
-    /// The number of particles (at least 1).
-    pub n: usize,
-    /// Masses, `n`.
-    pub mass: *const f64,
-    /// Principal moments of inertia, `n × 3`.
-    pub inertia: *const f64,
-    /// Positions (lab), `n × 3`, updated in place.
-    pub positions: *mut f64,
-    /// Velocities (lab), `n × 3`, updated in place.
-    pub velocities: *mut f64,
-    /// Rotors (body → lab, scalar first), `n × 4`, updated in place.
-    pub rotors: *mut f64,
-    /// Angular velocities (body frame), `n × 3`, updated in place.
-    pub omegas: *mut f64,
-    /// The method's per-particle state, `n × state_len`, updated in place.
-    pub state: *mut f64,
-}
-
-/// A method of the catalogue (opaque): created by [`lieode_method_new`], freed by
-/// [`lieode_method_free`], immutable in between.
+/// A method of the catalogue (opaque): created by [`lieode_method_new`] or
+/// [`lieode_method_new_with_renormalisation`], freed by [`lieode_method_free`], immutable in
+/// between.
 pub struct LieodeMethod {
     abi: Box<dyn Abi>,
     name: CString,
 }
 
-/// A failure: its status and message.
-#[derive(Debug)]
-pub(crate) struct Failure {
-    status: LieodeStatus,
-    message: String,
-}
-
-impl Failure {
-    pub(crate) fn new(status: LieodeStatus, message: String) -> Self {
-        Self { status, message }
-    }
-
-    pub(crate) fn internal(what: &str) -> Self {
-        Self::new(LieodeStatus::Internal, format!("internal error: {what}"))
-    }
-
-    fn null(function: &str, what: &str) -> Self {
-        Self::new(
-            LieodeStatus::NullPointer,
-            format!("{function}: {what} is null"),
-        )
-    }
-
-    fn invalid(function: &str, message: impl core::fmt::Display) -> Self {
-        Self::new(
-            LieodeStatus::InvalidArgument,
-            format!("{function}: {message}"),
-        )
-    }
-}
-
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
-}
-
-fn set_last_error(message: &str) {
-    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    LAST_ERROR.with(|e| *e.borrow_mut() = text);
-}
-
-/// Runs `body`, turning a failure or a panic into a status and the thread's last message.
-fn guard(function: &str, body: impl FnOnce() -> Result<(), Failure>) -> LieodeStatus {
-    let result = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
-        let what = (payload.downcast_ref::<&str>().copied())
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("a panic");
-        Err(Failure::internal(&format!("{function}: {what}")))
-    });
-    match result {
-        Ok(()) => LieodeStatus::Ok,
-        Err(failure) => {
-            // Every message starts with the function's name.
-            if failure.message.starts_with(function) {
-                set_last_error(&failure.message);
-            } else {
-                set_last_error(&format!("{function}: {}", failure.message));
-            }
-            failure.status
-        }
-    }
-}
-
-/// The message of the last failed call on the calling thread (an empty string if none failed),
-/// NUL-terminated UTF-8, valid until the next failing call on this thread. Never null.
-#[unsafe(no_mangle)]
-pub extern "C" fn lieode_last_error_message() -> *const c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ptr())
-}
-
-/// Finds the many-body method `name` of the catalogue.
+/// Finds the many-body method `name` of the catalogue, with the normalisation `policy` (`None`:
+/// its default) that the host's `renormalise` asked for.
 struct Find<'a> {
+    function: &'a str,
     name: &'a str,
-    found: Option<Box<dyn Abi>>,
+    renormalise: i32,
+    policy: Option<Renormalisation>,
+    found: Option<Result<Box<dyn Abi>, Failure>>,
 }
 
 impl catalogue::MethodVisitor for Find<'_> {
@@ -238,19 +109,40 @@ impl catalogue::MethodVisitor for Find<'_> {
         &mut self,
         make: fn(RigidBody) -> SingleBody<K>,
     ) -> LieodeResult<()> {
-        let method = make(RigidBody::new([1.0; 3])?).method().clone();
-        let info = method.info();
-        if info.name == self.name {
-            let renormalise = match info.default_renormalisation {
-                Renormalisation::Never => false,
-                Renormalisation::EveryStep | Renormalisation::Every(1) => true,
-                Renormalisation::Every(_) => return Ok(()),
-            };
-            self.found = Some(Box::new(Typed {
-                method,
-                renormalise,
-            }));
+        let single = make(RigidBody::new([1.0; 3])?);
+        let info = single.method().info();
+        if info.name != self.name {
+            return Ok(());
         }
+        // The policy checked as `SingleBody::with_renormalisation` checks it, so that the
+        // interface accepts exactly the policies the Rust steppers do.
+        let policy = match self.policy {
+            None => info.default_renormalisation,
+            Some(policy) => match single.clone().with_renormalisation(policy) {
+                Ok(_) => policy,
+                Err(_) => {
+                    self.found = Some(Err(Failure::invalid(
+                        self.function,
+                        format!(
+                            "renormalise = {}: {} normalises as part of the method; expected \
+                             LIEODE_RENORMALISE_DEFAULT ({LIEODE_RENORMALISE_DEFAULT})",
+                            self.renormalise, info.name
+                        ),
+                    )));
+                    return Ok(());
+                }
+            },
+        };
+        // The interface keeps no step count, so only the policies that decide every step alike.
+        let renormalise = match policy {
+            Renormalisation::Never => false,
+            Renormalisation::EveryStep | Renormalisation::Every(1) => true,
+            Renormalisation::Every(_) => return Ok(()),
+        };
+        self.found = Some(Ok(Box::new(Typed {
+            method: single.method().clone(),
+            renormalise,
+        })));
         Ok(())
     }
 }
@@ -268,12 +160,59 @@ pub unsafe extern "C" fn lieode_method_new(
     name: *const c_char,
     status: *mut LieodeStatus,
 ) -> *mut LieodeMethod {
-    let function = "lieode_method_new";
+    // SAFETY: the same contract.
+    unsafe {
+        method_new(
+            "lieode_method_new",
+            name,
+            LIEODE_RENORMALISE_DEFAULT,
+            status,
+        )
+    }
+}
+
+/// [`lieode_method_new`] with the normalisation policy `renormalise` chosen by the host:
+/// [`LIEODE_RENORMALISE_DEFAULT`] (the method's own, as [`lieode_method_new`]),
+/// [`LIEODE_RENORMALISE_ALWAYS`] (`q ← q/|q|` after every step) or [`LIEODE_RENORMALISE_NEVER`];
+/// [`LieodeMethodInfo::renormalises`] reports the choice. The arithmetic is that of
+/// `lieode::system::CatalogueSystem` built from `SingleBody::with_renormalisation` with the
+/// same policy, bit for bit.
+///
+/// # Errors
+/// [`LieodeStatus::NullPointer`] for a null `name`, [`LieodeStatus::InvalidArgument`] naming
+/// `renormalise` for another value or for a policy the method does not take (`"mercurydpm"`
+/// normalises as part of the method: only [`LIEODE_RENORMALISE_DEFAULT`]),
+/// [`LieodeStatus::UnknownMethod`].
+///
+/// # Safety
+/// As [`lieode_method_new`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lieode_method_new_with_renormalisation(
+    name: *const c_char,
+    renormalise: i32,
+    status: *mut LieodeStatus,
+) -> *mut LieodeMethod {
+    let function = "lieode_method_new_with_renormalisation";
+    // SAFETY: the same contract.
+    unsafe { method_new(function, name, renormalise, status) }
+}
+
+/// The method `name` with the policy `renormalise`, for the entry point `function`.
+///
+/// # Safety
+/// The contract of [`lieode_method_new`].
+unsafe fn method_new(
+    function: &str,
+    name: *const c_char,
+    renormalise: i32,
+    status: *mut LieodeStatus,
+) -> *mut LieodeMethod {
     let mut handle: *mut LieodeMethod = core::ptr::null_mut();
     let result = guard(function, || {
         if name.is_null() {
             return Err(Failure::null(function, "name"));
         }
+        let policy = renormalise::policy(function, renormalise)?;
         // SAFETY: a non-null NUL-terminated string, by the contract.
         let c_name = unsafe { CStr::from_ptr(name) };
         let unknown = || {
@@ -287,12 +226,15 @@ pub unsafe extern "C" fn lieode_method_new(
         };
         let text = c_name.to_str().map_err(|_| unknown())?;
         let mut find = Find {
+            function,
             name: text,
+            renormalise,
+            policy,
             found: None,
         };
         catalogue::visit_many_bodies(&mut find)
             .map_err(|e| Failure::internal(&format!("{function}: {e}")))?;
-        let abi = find.found.ok_or_else(unknown)?;
+        let abi = find.found.ok_or_else(unknown)??;
         handle = Box::into_raw(Box::new(LieodeMethod {
             abi,
             name: c_name.to_owned(),
@@ -306,16 +248,18 @@ pub unsafe extern "C" fn lieode_method_new(
     handle
 }
 
-/// Frees a method made by [`lieode_method_new`] (nothing for null).
+/// Frees a method made by [`lieode_method_new`] or [`lieode_method_new_with_renormalisation`]
+/// (nothing for null).
 ///
 /// # Safety
-/// `method` is null or a handle from [`lieode_method_new`] not yet freed, used by no other
+/// `method` is null or a handle from [`lieode_method_new`] (or
+/// [`lieode_method_new_with_renormalisation`]) not yet freed, used by no other
 /// thread.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn lieode_method_free(method: *mut LieodeMethod) {
     if !method.is_null() {
         let _ = guard("lieode_method_free", || {
-            // SAFETY: from `Box::into_raw` in `lieode_method_new`, by the contract.
+            // SAFETY: from `Box::into_raw` in `method_new`, by the contract.
             drop(unsafe { Box::from_raw(method) });
             Ok(())
         });
@@ -450,6 +394,25 @@ unsafe fn arrays<'a>(
     Ok((m, view))
 }
 
+/// Runs `body` on the checked handle and arrays of a call to `function`, inside [`guard`].
+///
+/// # Safety
+/// The contract of the calls taking them.
+unsafe fn on_arrays(
+    function: &str,
+    method: *const LieodeMethod,
+    particles: *const LieodeParticles,
+    t: f64,
+    dt: f64,
+    body: impl FnOnce(&LieodeMethod, View<'_>) -> Result<(), Failure>,
+) -> LieodeStatus {
+    guard(function, || {
+        // SAFETY: the caller's contract.
+        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+        body(m, view)
+    })
+}
+
 /// The loads of a call, checked.
 ///
 /// # Safety
@@ -461,19 +424,7 @@ unsafe fn loads<'a>(
     torques: *const f64,
     frame: i32,
 ) -> Result<LoadsView<'a>, Failure> {
-    let lab = match frame {
-        LIEODE_FRAME_BODY => false,
-        LIEODE_FRAME_LAB => true,
-        _ => {
-            return Err(Failure::invalid(
-                function,
-                format!(
-                    "frame = {frame}; expected LIEODE_FRAME_BODY ({LIEODE_FRAME_BODY}) or \
-                     LIEODE_FRAME_LAB ({LIEODE_FRAME_LAB})"
-                ),
-            ));
-        }
-    };
+    let lab = frame::is_lab(function, frame)?;
     // SAFETY: `n` rows each, by the contract.
     unsafe {
         Ok(LoadsView {
@@ -522,12 +473,12 @@ pub unsafe extern "C" fn lieode_start_prepare(
     particles: *const LieodeParticles,
 ) -> LieodeStatus {
     let function = "lieode_start_prepare";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t0, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         stage_of(function, m, stage)?;
         m.abi.start_prepare(stage, t0, dt, view)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t0, dt, body) }
 }
 
 /// Start evaluation `stage`, second half: takes the host's loads at the point of
@@ -554,14 +505,14 @@ pub unsafe extern "C" fn lieode_start_finish(
     frame: i32,
 ) -> LieodeStatus {
     let function = "lieode_start_finish";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t0, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         stage_of(function, m, stage)?;
         // SAFETY: the contract.
         let loads = unsafe { loads(function, view.mass.len(), forces, torques, frame)? };
         m.abi.start_finish(stage, t0, dt, view, loads)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t0, dt, body) }
 }
 
 /// A step from `t` to `t + dt`, first half: in the velocity Verlet form the half kick and drift
@@ -588,9 +539,7 @@ pub unsafe extern "C" fn lieode_prepare(
     forces: *const f64,
 ) -> LieodeStatus {
     let function = "lieode_prepare";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         let forces = if forces.is_null() {
             None
         } else {
@@ -598,7 +547,9 @@ pub unsafe extern "C" fn lieode_prepare(
             Some(unsafe { rows::<3>(function, "forces", forces, view.mass.len())? })
         };
         m.abi.prepare(t, dt, view, forces)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }
 
 /// A step from `t` to `t + dt`, second half: every particle's rotation finished with its
@@ -624,13 +575,13 @@ pub unsafe extern "C" fn lieode_finish(
     frame: i32,
 ) -> LieodeStatus {
     let function = "lieode_finish";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         // SAFETY: the contract.
         let loads = unsafe { loads(function, view.mass.len(), forces, torques, frame)? };
         m.abi.finish(t, dt, view, loads)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }
 
 /// The synchronised state at `t` into the caller's arrays `out_rotors` (`n × 4`),
@@ -665,9 +616,7 @@ pub unsafe extern "C" fn lieode_synchronise(
     out_omegas: *mut f64,
 ) -> LieodeStatus {
     let function = "lieode_synchronise";
-    guard(function, || {
-        // SAFETY: the contract.
-        let (m, view) = unsafe { arrays(function, method, particles, t, dt)? };
+    let body = |m: &LieodeMethod, view: View<'_>| {
         let n = view.mass.len();
         let loads = if forces.is_null() && torques.is_null() {
             None
@@ -684,5 +633,7 @@ pub unsafe extern "C" fn lieode_synchronise(
             }
         };
         m.abi.synchronise(t, dt, view, loads, out)
-    })
+    };
+    // SAFETY: the contract.
+    unsafe { on_arrays(function, method, particles, t, dt, body) }
 }

@@ -7,7 +7,9 @@ use lieode::rotation::{Carried, PackedState, RigidBodyMethod};
 use lieode::system::Body;
 use nalgebra::{Quaternion, Vector3};
 
-use crate::{Failure, LieodeMethodInfo, LieodeStatus};
+use crate::failure::Failure;
+use crate::info::LieodeMethodInfo;
+use crate::status::LieodeStatus;
 
 /// What the methods say when their own state (not the host's loads) is not finite where the
 /// loads are to be evaluated (as [`lieode::system::CatalogueSystem`] says it).
@@ -15,7 +17,7 @@ const METHOD_STATE: &str = "method state (where the loads are evaluated)";
 /// The same for the start's half step back.
 const METHOD_STATE_HALF_STEP: &str = "method state (the start's half step back)";
 
-/// The host's arrays for `n` particles, as slices (checked by [`crate::Arrays::view`]).
+/// The host's arrays for `n` particles, as slices (checked by `crate::arrays`).
 pub(crate) struct View<'a> {
     pub mass: &'a [f64],
     pub inertia: &'a [[f64; 3]],
@@ -35,32 +37,85 @@ pub(crate) struct LoadsView<'a> {
     pub lab: bool,
 }
 
+/// Row `i` of each of the host's arrays: one particle.
+struct Particle<'a> {
+    mass: f64,
+    inertia: &'a [f64; 3],
+    x: &'a mut [f64; 3],
+    v: &'a mut [f64; 3],
+    q: &'a mut [f64; 4],
+    w: &'a mut [f64; 3],
+    /// The particle's row of the state array.
+    row: &'a mut [f64],
+}
+
+impl<'a> View<'a> {
+    /// The particles in order, each with its row of `state_len` doubles (one pass over every
+    /// array, whichever rows a call reads).
+    #[inline(always)]
+    fn particles(self, state_len: usize) -> impl Iterator<Item = Particle<'a>> {
+        (self.mass.iter().zip(self.inertia))
+            .zip(self.positions.iter_mut().zip(self.velocities.iter_mut()))
+            .zip(self.rotors.iter_mut().zip(self.omegas.iter_mut()))
+            .zip(Rows::new(self.state, state_len))
+            .map(|((((mass, inertia), (x, v)), (q, w)), row)| Particle {
+                mass: *mass,
+                inertia,
+                x,
+                v,
+                q,
+                w,
+                row,
+            })
+    }
+}
+
+impl<'a> LoadsView<'a> {
+    /// Each particle's force and torque, in order.
+    #[inline(always)]
+    fn rows(&self) -> impl Iterator<Item = (&'a [f64; 3], &'a [f64; 3])> {
+        self.forces.iter().zip(self.torques)
+    }
+}
+
 /// The calls of one method, erased over its type (one virtual call per array, not per
 /// particle).
 pub(crate) trait Abi: Send + Sync {
     fn info(&self) -> LieodeMethodInfo;
-    fn start_prepare(&self, stage: usize, t0: f64, dt: f64, p: View<'_>) -> Result<(), Failure>;
+    fn start_prepare(
+        &self,
+        stage: usize,
+        t0: f64,
+        dt: f64,
+        arrays: View<'_>,
+    ) -> Result<(), Failure>;
     fn start_finish(
         &self,
         stage: usize,
         t0: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         loads: LoadsView<'_>,
     ) -> Result<(), Failure>;
     fn prepare(
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         forces: Option<&[[f64; 3]]>,
     ) -> Result<(), Failure>;
-    fn finish(&self, t: f64, dt: f64, p: View<'_>, loads: LoadsView<'_>) -> Result<(), Failure>;
+    fn finish(
+        &self,
+        t: f64,
+        dt: f64,
+        arrays: View<'_>,
+        loads: LoadsView<'_>,
+    ) -> Result<(), Failure>;
     fn synchronise(
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         loads: Option<LoadsView<'_>>,
         out: Synchronised<'_>,
     ) -> Result<(), Failure>;
@@ -295,7 +350,13 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
 
     /// Stage 0: `begin` from the host's `(q_0, ω_0)`, the point `(start_rotor(q_0), ω_0)` into
     /// the host's arrays. Stage `s ≥ 1`: the method's start point `s` into the host's arrays.
-    fn start_prepare(&self, stage: usize, t0: f64, dt: f64, p: View<'_>) -> Result<(), Failure> {
+    fn start_prepare(
+        &self,
+        stage: usize,
+        t0: f64,
+        dt: f64,
+        arrays: View<'_>,
+    ) -> Result<(), Failure> {
         const {
             assert!(
                 !(K::TORQUE_AT_END && K::START_EVALUATIONS > 1),
@@ -304,16 +365,10 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         };
         let t = t0 + stage as f64 * dt;
         let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, (((q, w), row), (m, inertia))) in (p.rotors.iter_mut())
-            .zip(p.omegas.iter_mut())
-            .zip(rows)
-            .zip(p.mass.iter().zip(p.inertia))
-            .enumerate()
-        {
-            let (_, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
+        for (i, p) in arrays.particles(Self::STATE_LEN).enumerate() {
+            let (_, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
             if stage == 0 {
-                let (q0, w0) = (quat(q), vec3(w));
+                let (q0, w0) = (quat(p.q), vec3(p.w));
                 let c = self.method.begin(k, &q0, &w0);
                 let at = self.method.start_rotor(&q0);
                 if !Self::SAVE && (c.q != at || c.omega != w0) {
@@ -321,15 +376,15 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                         "a method whose carried start differs from its start point keeps no copy",
                     ));
                 }
-                Self::save(row, &c);
-                *q = quat_out(&at);
+                Self::save(p.row, &c);
+                *p.q = quat_out(&at);
             } else {
-                let c = Self::carried_saved(Self::SAVE, row, q, w, i)?;
+                let c = Self::carried_saved(Self::SAVE, p.row, p.q, p.w, i)?;
                 let at = self.method.start_point(k, &c, stage, dt);
                 if !(finite(at.q.coords.as_slice()) && finite(at.omega.as_slice())) {
                     return Err(non_finite("lieode_start_prepare", METHOD_STATE, i, t));
                 }
-                (*q, *w) = (quat_out(&at.q), vec_out(&at.omega));
+                (*p.q, *p.w) = (quat_out(&at.q), vec_out(&at.omega));
             }
         }
         Ok(())
@@ -342,7 +397,7 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         stage: usize,
         t0: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         loads: LoadsView<'_>,
     ) -> Result<(), Failure> {
         let function = "lieode_start_finish";
@@ -350,18 +405,12 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         check_loads(function, &loads, t)?;
         let last = stage + 1 == Self::STAGES;
         let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, ((((q, w), v), row), ((m, inertia), (f, torque)))) in (p.rotors.iter_mut())
-            .zip(p.omegas.iter_mut())
-            .zip(p.velocities.iter_mut())
-            .zip(rows)
-            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            let mut c = Self::carried_saved(Self::SAVE, row, q, w, i)?;
+        let particles = arrays.particles(Self::STATE_LEN).zip(loads.rows());
+        for (i, (p, (f, torque))) in particles.enumerate() {
+            let (body, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
+            let mut c = Self::carried_saved(Self::SAVE, p.row, p.q, p.w, i)?;
             if stage < K::START_EVALUATIONS {
-                let tau = body_torque(loads.lab, &quat(q), &vec3(torque));
+                let tau = body_torque(loads.lab, &quat(p.q), &vec3(torque));
                 if !self.method.absorb_start(k, &mut c, stage, &tau, dt) {
                     return Err(non_finite(
                         function,
@@ -372,17 +421,17 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                 }
             }
             if Self::FIRST_FORCE && stage == 0 {
-                row[Self::FORCE_AT..Self::FORCE_AT + 3].copy_from_slice(f);
+                p.row[Self::FORCE_AT..Self::FORCE_AT + 3].copy_from_slice(f);
             }
             if last {
                 if !K::TORQUE_AT_END {
                     let first = if Self::FIRST_FORCE {
-                        let s = &row[Self::FORCE_AT..Self::FORCE_AT + 3];
+                        let s = &p.row[Self::FORCE_AT..Self::FORCE_AT + 3];
                         Vector3::new(s[0], s[1], s[2])
                     } else {
                         vec3(f)
                     };
-                    let new_v = vec3(v) - first * (0.5 * dt * body.inverse_mass());
+                    let new_v = vec3(p.v) - first * (0.5 * dt * body.inverse_mass());
                     if !finite(new_v.as_slice()) {
                         return Err(non_finite(
                             function,
@@ -391,12 +440,12 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
                             t0 - 0.5 * dt,
                         ));
                     }
-                    *v = vec_out(&new_v);
+                    *p.v = vec_out(&new_v);
                 }
-                c.extra.pack(&mut row[..Self::EXTRA]);
-                (*q, *w) = (quat_out(&c.q), vec_out(&c.omega));
+                c.extra.pack(&mut p.row[..Self::EXTRA]);
+                (*p.q, *p.w) = (quat_out(&c.q), vec_out(&c.omega));
             } else {
-                Self::save(row, &c);
+                Self::save(p.row, &c);
             }
         }
         Ok(())
@@ -409,28 +458,34 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         forces: Option<&[[f64; 3]]>,
     ) -> Result<(), Failure> {
         // The policy as a constant of the loop, as in `finish`.
         if self.renormalise {
-            self.prepare_with::<true>(t, dt, p, forces)
+            self.prepare_with::<true>(t, dt, arrays, forces)
         } else {
-            self.prepare_with::<false>(t, dt, p, forces)
+            self.prepare_with::<false>(t, dt, arrays, forces)
         }
     }
 
     /// Every particle's rotation finished with its torque, and the translation's kick (and, in
     /// the leapfrog form, drift); the carried state back into the host's arrays.
-    fn finish(&self, t: f64, dt: f64, p: View<'_>, loads: LoadsView<'_>) -> Result<(), Failure> {
+    fn finish(
+        &self,
+        t: f64,
+        dt: f64,
+        arrays: View<'_>,
+        loads: LoadsView<'_>,
+    ) -> Result<(), Failure> {
         // The policy as a constant of the loop: with a run-time flag the two paths of the
         // rotor's normalisation merged through the stack, and the finiteness check's load of
         // the rotor then straddled the two stores (a store-forwarding stall, an eighth of the
         // call's time).
         if self.renormalise {
-            self.finish_with::<true>(t, dt, p, loads)
+            self.finish_with::<true>(t, dt, arrays, loads)
         } else {
-            self.finish_with::<false>(t, dt, p, loads)
+            self.finish_with::<false>(t, dt, arrays, loads)
         }
     }
 
@@ -440,7 +495,7 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         loads: Option<LoadsView<'_>>,
         out: Synchronised<'_>,
     ) -> Result<(), Failure> {
@@ -463,16 +518,12 @@ impl<K: RigidBodyMethod> Abi for Typed<K> {
             }
         };
         let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, (((((q, w), v), row), (m, inertia)), (oq, (ov, ow)))) in (p.rotors.iter())
-            .zip(p.omegas.iter())
-            .zip(p.velocities.iter())
-            .zip(rows)
-            .zip(p.mass.iter().zip(p.inertia))
-            .zip((out.rotors.iter_mut()).zip(out.velocities.iter_mut().zip(out.omegas.iter_mut())))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
+        let outs =
+            (out.rotors.iter_mut()).zip(out.velocities.iter_mut().zip(out.omegas.iter_mut()));
+        for (i, (p, (oq, (ov, ow)))) in arrays.particles(Self::STATE_LEN).zip(outs).enumerate() {
+            let (body, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
+            // Read only: the host's arrays stay as they are.
+            let (q, w, v, row) = (&*p.q, &*p.w, &*p.v, &*p.row);
             let (v_n, omega, c) = match (K::TORQUE_AT_END, loads) {
                 (false, Some(loads)) => {
                     let c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
@@ -524,7 +575,7 @@ impl<K: RigidBodyMethod> Typed<K> {
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         loads: LoadsView<'_>,
     ) -> Result<(), Failure> {
         let function = "lieode_finish";
@@ -535,22 +586,16 @@ impl<K: RigidBodyMethod> Typed<K> {
             (t, t + dt)
         };
         let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        for (i, ((((x, v), (q, w)), row), ((m, inertia), (f, torque)))) in (p.positions.iter_mut())
-            .zip(p.velocities.iter_mut())
-            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
-            .zip(rows)
-            .zip((p.mass.iter().zip(p.inertia)).zip(loads.forces.iter().zip(loads.torques)))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
-            let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, row, q, w, i)?;
+        let particles = arrays.particles(Self::STATE_LEN).zip(loads.rows());
+        for (i, (p, (f, torque))) in particles.enumerate() {
+            let (body, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
+            let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, p.row, p.q, p.w, i)?;
             let (pending, at) = self.method.prepare(k, &c, RENORMALISE, dt);
             let (f, torque) = (vec3(f), vec3(torque));
             let tau = body_torque(loads.lab, &at.q, &torque);
             let rotation_finite =
                 (self.method).finish(k, c.as_mut(), pending, &tau, RENORMALISE, dt);
-            let (mut x_new, mut v_new) = (vec3(x), vec3(v));
+            let (mut x_new, mut v_new) = (vec3(p.x), vec3(p.v));
             if K::TORQUE_AT_END {
                 v_new += f * (0.5 * dt * body.inverse_mass());
             } else {
@@ -571,9 +616,9 @@ impl<K: RigidBodyMethod> Typed<K> {
                     non_finite(function, "state", i, t_next)
                 });
             }
-            (*x, *v) = (vec_out(&x_new), vec_out(&v_new));
-            (*q, *w) = (quat_out(&c.q), vec_out(&c.omega));
-            c.extra.pack(&mut row[..Self::EXTRA]);
+            (*p.x, *p.v) = (vec_out(&x_new), vec_out(&v_new));
+            (*p.q, *p.w) = (quat_out(&c.q), vec_out(&c.omega));
+            c.extra.pack(&mut p.row[..Self::EXTRA]);
         }
         Ok(())
     }
@@ -583,7 +628,7 @@ impl<K: RigidBodyMethod> Typed<K> {
         &self,
         t: f64,
         dt: f64,
-        p: View<'_>,
+        arrays: View<'_>,
         forces: Option<&[[f64; 3]]>,
     ) -> Result<(), Failure> {
         let function = "lieode_prepare";
@@ -593,8 +638,7 @@ impl<K: RigidBodyMethod> Typed<K> {
             return Ok(());
         }
         let mut cache: Cache<K> = None;
-        let rows = Rows::new(p.state, Self::STATE_LEN);
-        let n = p.mass.len();
+        let n = arrays.mass.len();
         let no_forces = [[0.0; 3]; 0];
         let forces = forces.unwrap_or(&no_forces);
         if K::TORQUE_AT_END && forces.len() != n {
@@ -606,28 +650,22 @@ impl<K: RigidBodyMethod> Typed<K> {
                 ),
             ));
         }
-        for (i, ((((x, v), (q, w)), row), (m, inertia))) in (p.positions.iter_mut())
-            .zip(p.velocities.iter_mut())
-            .zip(p.rotors.iter_mut().zip(p.omegas.iter_mut()))
-            .zip(rows)
-            .zip(p.mass.iter().zip(p.inertia))
-            .enumerate()
-        {
-            let (body, k) = self.kind(&mut cache, *m, inertia, dt, i)?;
+        for (i, p) in arrays.particles(Self::STATE_LEN).enumerate() {
+            let (body, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
             if K::TORQUE_AT_END {
                 let f = vec3(&forces[i]);
-                let new_v = vec3(v) + f * (0.5 * dt * body.inverse_mass());
-                let new_x = vec3(x) + new_v * dt;
+                let new_v = vec3(p.v) + f * (0.5 * dt * body.inverse_mass());
+                let new_x = vec3(p.x) + new_v * dt;
                 if !(finite(new_v.as_slice()) && finite(new_x.as_slice())) {
                     return Err(non_finite(function, "state", i, t + dt));
                 }
-                (*x, *v) = (vec_out(&new_x), vec_out(&new_v));
+                (*p.x, *p.v) = (vec_out(&new_x), vec_out(&new_v));
             }
             if !K::POINT_IS_CARRIED {
-                let c = Self::carried_host(row, q, w, i)?;
+                let c = Self::carried_host(p.row, p.q, p.w, i)?;
                 let (_, at) = self.method.prepare(k, &c, RENORMALISE, dt);
-                Self::save(row, &c);
-                (*q, *w) = (quat_out(&at.q), vec_out(&at.omega));
+                Self::save(p.row, &c);
+                (*p.q, *p.w) = (quat_out(&at.q), vec_out(&at.omega));
             }
         }
         Ok(())

@@ -278,3 +278,81 @@ fn the_leapfrog_form_synchronises_after_prepare() {
     host.prepare(&m, 0.1, 0.1);
     host.synchronise(&m, 0.1, 0.1, LIEODE_FRAME_BODY, true);
 }
+
+#[test]
+fn normalisation_policies_and_their_errors() {
+    let function = "lieode_method_new_with_renormalisation";
+    // No handle, the status, and the message.
+    let refused = |name: &std::ffi::CStr, renormalise: i32| {
+        let mut status = LieodeStatus::Internal;
+        // SAFETY: a NUL-terminated name, a writable status.
+        let m = unsafe {
+            lieode_method_new_with_renormalisation(name.as_ptr(), renormalise, &mut status)
+        };
+        assert!(m.is_null());
+        (status, last_error())
+    };
+    for bad in [-1, 3, i32::MAX] {
+        let expected = format!(
+            "{function}: renormalise = {bad}; expected LIEODE_RENORMALISE_DEFAULT (0), \
+             LIEODE_RENORMALISE_ALWAYS (1) or LIEODE_RENORMALISE_NEVER (2)"
+        );
+        assert_eq!(
+            refused(c"spiral", bad),
+            (LieodeStatus::InvalidArgument, expected)
+        );
+    }
+    for policy in [LIEODE_RENORMALISE_ALWAYS, LIEODE_RENORMALISE_NEVER] {
+        let expected = format!(
+            "{function}: renormalise = {policy}: mercurydpm normalises as part of the method; \
+             expected LIEODE_RENORMALISE_DEFAULT (0)"
+        );
+        assert_eq!(
+            refused(c"mercurydpm", policy),
+            (LieodeStatus::InvalidArgument, expected)
+        );
+    }
+    let (status, message) = refused(c"nonsense", LIEODE_RENORMALISE_NEVER);
+    assert_eq!(status, LieodeStatus::UnknownMethod);
+    assert!(
+        message.starts_with(&format!("{function}: unknown method \"nonsense\"")),
+        "{message}"
+    );
+    // SAFETY: a null name is the error under test; a null status is allowed.
+    let m = unsafe {
+        lieode_method_new_with_renormalisation(null(), LIEODE_RENORMALISE_NEVER, null_mut())
+    };
+    assert!(m.is_null());
+    assert_eq!(last_error(), format!("{function}: name is null"));
+
+    // The info reports the policy; the default is the method's own (as lieode_method_new).
+    for name in lieode::rotation::catalogue::MANY_BODY_NAMES {
+        let default = Method::new(name).info();
+        assert_eq!(
+            Method::with_renormalisation(name, LIEODE_RENORMALISE_DEFAULT).info(),
+            default,
+            "{name}"
+        );
+        if name == "mercurydpm" {
+            continue;
+        }
+        for (policy, renormalises) in [
+            (LIEODE_RENORMALISE_ALWAYS, true),
+            (LIEODE_RENORMALISE_NEVER, false),
+        ] {
+            let m = Method::with_renormalisation(name, policy);
+            let info = m.info();
+            assert_eq!(
+                info,
+                LieodeMethodInfo {
+                    renormalises,
+                    ..default
+                },
+                "{name}"
+            );
+            // SAFETY: a live handle.
+            let own = unsafe { CStr::from_ptr(lieode_method_name(m.0)) };
+            assert_eq!(own.to_str(), Ok(name));
+        }
+    }
+}

@@ -2,7 +2,9 @@
 //! `lieode::system::CatalogueSystem` bit for bit: N different bodies under attitude-,
 //! velocity- and time-dependent loads, torques in the body and in the lab frame, the host's
 //! particles permuted between steps (a migration) — each particle's carried state after every
-//! step, its method state, and the synchronised state at the end.
+//! step, its method state, and the synchronised state at the end — with the method's default
+//! normalisation policy and with each policy a host may choose
+//! (`lieode_method_new_with_renormalisation`).
 
 mod common;
 
@@ -10,12 +12,15 @@ use common::{Host, Method};
 use lieode::Result;
 use lieode::body::quaternion::{rotate, rotate_inverse};
 use lieode::rotation::catalogue::{self, MethodVisitor};
-use lieode::rotation::{PackedState, RigidBody, RigidBodyMethod, SingleBody};
+use lieode::rotation::{PackedState, Renormalisation, RigidBody, RigidBodyMethod, SingleBody};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
     Body, BodyView, CatalogueSystem, Loads, PerBody, SystemForces, SystemState, SystemView,
 };
-use lieode_capi::{LIEODE_FRAME_BODY, LIEODE_FRAME_LAB};
+use lieode_capi::{
+    LIEODE_FRAME_BODY, LIEODE_FRAME_LAB, LIEODE_RENORMALISE_ALWAYS, LIEODE_RENORMALISE_DEFAULT,
+    LIEODE_RENORMALISE_NEVER,
+};
 use nalgebra::{Quaternion, Vector3};
 
 const N: usize = 7;
@@ -144,19 +149,45 @@ fn permutation(n: usize) -> Vec<usize> {
 struct Compare {
     lab: bool,
     fused: bool,
+    /// The host's `LIEODE_RENORMALISE_*`.
+    renormalise: i32,
     checked: Vec<&'static str>,
+    /// Each method's carried rotors (bits, by particle) after the last step.
+    rotors: Vec<(&'static str, Vec<[u64; 4]>)>,
+}
+
+/// The policy of `LIEODE_RENORMALISE_*` (`None`: the method's default).
+fn policy(renormalise: i32) -> Option<Renormalisation> {
+    match renormalise {
+        LIEODE_RENORMALISE_DEFAULT => None,
+        LIEODE_RENORMALISE_ALWAYS => Some(Renormalisation::EveryStep),
+        LIEODE_RENORMALISE_NEVER => Some(Renormalisation::Never),
+        other => panic!("renormalise = {other}"),
+    }
 }
 
 impl MethodVisitor for Compare {
     fn visit<K: RigidBodyMethod>(&mut self, make: fn(RigidBody) -> SingleBody<K>) -> Result<()> {
-        let name = make(RigidBody::new([1.0; 3])?).method().info().name;
+        let single = make(RigidBody::new([1.0; 3])?);
+        let info = single.method().info();
+        let name = info.name;
+        let policy = policy(self.renormalise);
+        if policy.is_some() && !info.renormalisable {
+            // Its normalisation is part of the method: only the default (tests/errors.rs).
+            return Ok(());
+        }
         let frame = if self.lab {
             LIEODE_FRAME_LAB
         } else {
             LIEODE_FRAME_BODY
         };
         let y0 = initial();
-        let mut system = CatalogueSystem::new(bodies(), make);
+        let mut system = CatalogueSystem::new(bodies(), move |b| match policy {
+            None => make(b),
+            Some(p) => make(b)
+                .with_renormalisation(p)
+                .expect("a renormalisable method"),
+        });
         let lab = self.lab;
         let mut field = Field { lab };
         let mut per_body = PerBody {
@@ -182,9 +213,16 @@ impl MethodVisitor for Compare {
         model(&mut system, 0)?;
 
         // The host: the same particles, started through the interface.
-        let m = Method::new(name);
+        let m = if self.renormalise == LIEODE_RENORMALISE_DEFAULT {
+            Method::new(name)
+        } else {
+            Method::with_renormalisation(name, self.renormalise)
+        };
+        let renormalises =
+            policy.unwrap_or(info.default_renormalisation) == Renormalisation::EveryStep;
         let info = m.info();
         assert_eq!(info.velocity_verlet_form, K::TORQUE_AT_END, "{name}");
+        assert_eq!(info.renormalises, renormalises, "{name}");
         let mut host = Host {
             id: (0..N).collect(),
             mass: bodies().iter().map(|b| b.mass()).collect(),
@@ -208,8 +246,8 @@ impl MethodVisitor for Compare {
             for id in 0..N {
                 let r = host.row(id);
                 let at = format!(
-                    "{name}, lab {lab}, fused {}, {when}, particle {id}",
-                    self.fused
+                    "{name}, lab {lab}, fused {}, renormalise {}, {when}, particle {id}",
+                    self.fused, self.renormalise
                 );
                 assert_eq!(bits(&host.x[r]), bits(&a3(&view.positions[id])), "x: {at}");
                 assert_eq!(bits(&host.v[r]), bits(&a3(&view.velocities[id])), "v: {at}");
@@ -248,6 +286,8 @@ impl MethodVisitor for Compare {
             model(&mut system, 1)?;
             same(&system, &host, &format!("step {n}"));
         }
+        let rotors = (0..N).map(|id| bits(&host.q[host.row(id)])).collect();
+        self.rotors.push((name, rotors));
         // The synchronised state at the end.
         let t = T0 + STEPS as f64 * DT;
         let (q, v, w) = if K::TORQUE_AT_END {
@@ -261,8 +301,8 @@ impl MethodVisitor for Compare {
         for id in 0..N {
             let r = host.row(id);
             let at = format!(
-                "{name}, lab {lab}, fused {}, synchronised, particle {id}",
-                self.fused
+                "{name}, lab {lab}, fused {}, renormalise {}, synchronised, particle {id}",
+                self.fused, self.renormalise
             );
             assert_eq!(bits(&q[r]), bits(&q4(&state.rotors[id])), "q: {at}");
             assert_eq!(bits(&v[r]), bits(&a3(&state.velocities[id])), "v: {at}");
@@ -278,14 +318,53 @@ impl MethodVisitor for Compare {
 fn every_many_body_method_equals_the_catalogue_system_bit_for_bit() -> Result<()> {
     for lab in [false, true] {
         for fused in [false, true] {
-            let mut compare = Compare {
+            compare(
                 lab,
                 fused,
-                checked: Vec::new(),
-            };
-            catalogue::visit_many_bodies(&mut compare)?;
-            assert_eq!(compare.checked, catalogue::MANY_BODY_NAMES);
+                LIEODE_RENORMALISE_DEFAULT,
+                &catalogue::MANY_BODY_NAMES,
+            )?;
         }
     }
     Ok(())
+}
+
+/// With each policy a host may choose, every method that takes one equals the system built with
+/// the same policy, and the two policies give other rotors (the start's are not quite unit).
+#[test]
+fn every_normalisation_policy_equals_the_catalogue_system_bit_for_bit() -> Result<()> {
+    let renormalisable: Vec<&str> = (catalogue::MANY_BODY_NAMES.iter().copied())
+        .filter(|name| *name != "mercurydpm")
+        .collect();
+    for lab in [false, true] {
+        for fused in [false, true] {
+            let always = compare(lab, fused, LIEODE_RENORMALISE_ALWAYS, &renormalisable)?;
+            let never = compare(lab, fused, LIEODE_RENORMALISE_NEVER, &renormalisable)?;
+            for ((name, a), (_, b)) in always.iter().zip(&never) {
+                assert_ne!(a, b, "{name}: the policies give the same rotors");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every many-body method through the interface against the system, with `renormalise`; the
+/// methods checked are `expected`; returns each one's rotors after the last step.
+#[allow(clippy::type_complexity)]
+fn compare(
+    lab: bool,
+    fused: bool,
+    renormalise: i32,
+    expected: &[&str],
+) -> Result<Vec<(&'static str, Vec<[u64; 4]>)>> {
+    let mut compare = Compare {
+        lab,
+        fused,
+        renormalise,
+        checked: Vec::new(),
+        rotors: Vec::new(),
+    };
+    catalogue::visit_many_bodies(&mut compare)?;
+    assert_eq!(compare.checked, expected);
+    Ok(compare.rotors)
 }

@@ -54,6 +54,22 @@ int main(int argc, char **argv) {
     if (check(lieode_method_info(method, &info), "lieode_method_info")) {
         return 1;
     }
+    /* The same method with its default policy asked for by name: the same info. */
+    LieodeMethod *chosen =
+        lieode_method_new_with_renormalisation(argv[1], LIEODE_RENORMALISE_DEFAULT, &status);
+    if (chosen == NULL) {
+        return check(status, "lieode_method_new_with_renormalisation");
+    }
+    LieodeMethodInfo chosen_info;
+    if (check(lieode_method_info(chosen, &chosen_info), "lieode_method_info")) {
+        return 1;
+    }
+    lieode_method_free(chosen);
+    if (chosen_info.renormalises != info.renormalises ||
+        chosen_info.state_len != info.state_len) {
+        fprintf(stderr, "LIEODE_RENORMALISE_DEFAULT differs from lieode_method_new\n");
+        return 1;
+    }
 
     double position[3] = {0.0, 0.0, 0.0};
     double velocity[3] = {0.0, 0.0, 0.0};

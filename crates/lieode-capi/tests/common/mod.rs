@@ -33,6 +33,20 @@ impl Method {
         Self(m)
     }
 
+    /// The method `name` with the normalisation policy `renormalise`
+    /// (`LIEODE_RENORMALISE_*`).
+    pub fn with_renormalisation(name: &str, renormalise: i32) -> Self {
+        let name = CString::new(name).expect("no NUL");
+        let mut status = LieodeStatus::Internal;
+        // SAFETY: valid string and status.
+        let m = unsafe {
+            lieode_method_new_with_renormalisation(name.as_ptr(), renormalise, &mut status)
+        };
+        ok(status);
+        assert!(!m.is_null());
+        Self(m)
+    }
+
     pub fn info(&self) -> LieodeMethodInfo {
         let mut info = LieodeMethodInfo::default();
         // SAFETY: live handle, writable info.

@@ -97,6 +97,83 @@ pub struct RigidBodies {
     failed: Option<String>,
 }
 
+/// The bodies `mass[i]`, `inertia[i]` (principal moments) and their synchronised state
+/// `(t0, positions, velocities, rotors, omegas)` (rotors scalar first unless `scalar_first` is
+/// false), checked: the shapes (one row per body, as `positions`), finite entries, each mass and
+/// inertia a body; the errors name the parameter and the body.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn initial(
+    py: Python<'_>,
+    mass: &PyReadonlyArray1<'_, f64>,
+    inertia: &PyReadonlyArray2<'_, f64>,
+    positions: &PyReadonlyArray2<'_, f64>,
+    velocities: &PyReadonlyArray2<'_, f64>,
+    rotors: &PyReadonlyArray2<'_, f64>,
+    omegas: &PyReadonlyArray2<'_, f64>,
+    t0: f64,
+    scalar_first: bool,
+) -> PyResult<(Vec<Body>, SystemState)> {
+    if !t0.is_finite() {
+        return Err(with_context(
+            crate::errors::NonFiniteError::new_err(format!("non-finite parameter `t0` = {t0}")),
+            "t0",
+            None,
+            None,
+        ));
+    }
+    let n = positions.shape()[0];
+    let x = rows::<3>("positions", positions, n, t0)?;
+    let v = rows::<3>("velocities", velocities, n, t0)?;
+    let q = rows::<4>("rotors", rotors, n, t0)?;
+    let w = rows::<3>("omegas", omegas, n, t0)?;
+    let moments = rows::<3>("inertia", inertia, n, t0)?;
+    let masses = mass.as_array();
+    if masses.shape() != [n] {
+        return Err(invalid(
+            "mass",
+            None,
+            None,
+            format!(
+                "invalid parameter `mass`: expected shape ({n},), got {:?}",
+                masses.shape()
+            ),
+        ));
+    }
+    let bodies = (masses.iter().zip(&moments).enumerate())
+        .map(|(i, (&m, &j))| {
+            Body::new(m, j).map_err(|e| {
+                let parameter = match &e {
+                    lieode::Error::InvalidParameter { name, .. }
+                    | lieode::Error::NonFinite { name }
+                        if *name == "mass" =>
+                    {
+                        "mass"
+                    }
+                    _ => "inertia",
+                };
+                invalid(parameter, None, Some(i), format!("body {i}: {e}"))
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let vector = |&[a, b, c]: &[f64; 3]| Vector3::new(a, b, c);
+    let rotor = |&[a, b, c, d]: &[f64; 4]| {
+        if scalar_first {
+            Quaternion::new(a, b, c, d)
+        } else {
+            Quaternion::new(d, a, b, c)
+        }
+    };
+    let y0 = SystemState::new(
+        t0,
+        x.iter().map(vector).collect(),
+        v.iter().map(vector).collect(),
+        q.iter().map(rotor).collect(),
+        w.iter().map(vector).collect(),
+    )
+    .map_err(|e| to_py(py, e))?;
+    Ok((bodies, y0))
+}
+
 #[pymethods]
 impl RigidBodies {
     /// The bodies `mass[i]`, `inertia[i]` (principal moments) at the synchronised state
@@ -133,64 +210,18 @@ impl RigidBodies {
                 ));
             }
         };
-        if !t0.is_finite() {
-            return Err(with_context(
-                crate::errors::NonFiniteError::new_err(format!("non-finite parameter `t0` = {t0}")),
-                "t0",
-                None,
-                None,
-            ));
-        }
-        let n = positions.shape()[0];
-        let x = rows::<3>("positions", &positions, n, t0)?;
-        let v = rows::<3>("velocities", &velocities, n, t0)?;
-        let q = rows::<4>("rotors", &rotors, n, t0)?;
-        let w = rows::<3>("omegas", &omegas, n, t0)?;
-        let moments = rows::<3>("inertia", &inertia, n, t0)?;
-        let masses = mass.as_array();
-        if masses.shape() != [n] {
-            return Err(invalid(
-                "mass",
-                None,
-                None,
-                format!(
-                    "invalid parameter `mass`: expected shape ({n},), got {:?}",
-                    masses.shape()
-                ),
-            ));
-        }
-        let bodies = (masses.iter().zip(&moments).enumerate())
-            .map(|(i, (&m, &j))| {
-                Body::new(m, j).map_err(|e| {
-                    let parameter = match &e {
-                        lieode::Error::InvalidParameter { name, .. }
-                        | lieode::Error::NonFinite { name }
-                            if *name == "mass" =>
-                        {
-                            "mass"
-                        }
-                        _ => "inertia",
-                    };
-                    invalid(parameter, None, Some(i), format!("body {i}: {e}"))
-                })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        let vector = |&[a, b, c]: &[f64; 3]| Vector3::new(a, b, c);
-        let rotor = |&[a, b, c, d]: &[f64; 4]| {
-            if scalar_first {
-                Quaternion::new(a, b, c, d)
-            } else {
-                Quaternion::new(d, a, b, c)
-            }
-        };
-        let y0 = SystemState::new(
+        let (bodies, y0) = initial(
+            py,
+            &mass,
+            &inertia,
+            &positions,
+            &velocities,
+            &rotors,
+            &omegas,
             t0,
-            x.iter().map(vector).collect(),
-            v.iter().map(vector).collect(),
-            q.iter().map(rotor).collect(),
-            w.iter().map(vector).collect(),
-        )
-        .map_err(|e| to_py(py, e))?;
+            scalar_first,
+        )?;
+        let n = y0.len();
         let runner = build(method, bodies).map_err(|e| to_py(py, e))?;
         Ok(Self {
             method: method.to_owned(),
@@ -467,29 +498,9 @@ impl RigidBodies {
             return Ok(());
         }
         let every = signal_interval(&given, n);
-        let Self {
-            runner,
-            frame,
-            point,
-            rotors_buffer,
-            scalar_first,
-            ..
-        } = this;
-        let frame = *frame;
         let outcome = match &given {
             Given::Function(function) => {
-                let mut source = Source::new(
-                    frame,
-                    Kind::Python(PythonLoads {
-                        function,
-                        owner: &owner,
-                        copy_point: false,
-                        point,
-                        scalar_first: scalar_first.then_some(rotors_buffer),
-                        failure: None,
-                        interrupted: None,
-                    }),
-                );
+                let (runner, _, mut source) = this.with_function(function, &owner, false);
                 let result = py.detach(|| {
                     for k in 0..n_steps {
                         runner.step(&mut source).map_err(Stop::Library)?;
@@ -509,6 +520,7 @@ impl RigidBodies {
             }
             constant => {
                 let (f, t) = constant.arrays();
+                let (runner, frame) = (&mut this.runner, this.frame);
                 py.detach(|| {
                     for k in 0..n_steps {
                         // The first step copies the loads in at its evaluation; the buffers
@@ -575,28 +587,9 @@ impl RigidBodies {
             ));
         }
         let given = Given::of(loads, n, t)?;
-        let Self {
-            runner,
-            frame,
-            point,
-            rotors_buffer,
-            scalar_first,
-            ..
-        } = this;
         let result = match &given {
             Given::Function(function) => {
-                let mut source = Source::new(
-                    *frame,
-                    Kind::Python(PythonLoads {
-                        function,
-                        owner: &owner,
-                        copy_point: false,
-                        point,
-                        scalar_first: scalar_first.then_some(rotors_buffer),
-                        failure: None,
-                        interrupted: None,
-                    }),
-                );
+                let (runner, _, mut source) = this.with_function(function, &owner, false);
                 let state = py.detach(|| runner.state(&mut source));
                 let interrupt = source.take_interrupt();
                 if let Some(error) = source.into_failure().or(interrupt) {
@@ -606,12 +599,13 @@ impl RigidBodies {
             }
             constant => {
                 let (f, t) = constant.arrays();
-                let mut source = Source::new(*frame, Kind::Arrays(f, t));
+                let mut source = Source::new(this.frame, Kind::Arrays(f, t));
+                let runner = &mut this.runner;
                 py.detach(|| runner.state(&mut source))
             }
         };
         let state = result.map_err(|e| to_py(py, e))?;
-        Ok(copies(py, &view_of_state(&state), *scalar_first))
+        Ok(copies(py, &view_of_state(&state), this.scalar_first))
     }
 
     /// `n_steps` steps in Rust with the loads in the buffers as they are (`"in_place"`: the
@@ -698,15 +692,15 @@ impl RigidBodies {
         }
     }
 
-    /// Starts the run with `dt` and the loads `given` (every start evaluation).
-    fn start_with(
-        &mut self,
-        py: Python<'_>,
-        owner: &Py<PyAny>,
-        dt: f64,
-        given: &Given<'_>,
-    ) -> PyResult<()> {
-        let span = Span::open(self.y0.t, dt).map_err(|e| to_py(py, e))?;
+    /// The runner, the initial state and a source of loads from the Python `function`, which
+    /// sees the point through the run's buffers (`copy_point`: a copy of it, for the start):
+    /// borrowed apart, so that the source holds the buffers while the runner steps.
+    fn with_function<'a>(
+        &'a mut self,
+        function: &'a Py<PyAny>,
+        owner: &'a Py<PyAny>,
+        copy_point: bool,
+    ) -> (&'a mut Box<dyn Runner>, &'a SystemState, Source<'a>) {
         let Self {
             runner,
             frame,
@@ -716,22 +710,31 @@ impl RigidBodies {
             scalar_first,
             ..
         } = self;
+        let loads = PythonLoads {
+            function,
+            owner,
+            copy_point,
+            point,
+            scalar_first: scalar_first.then_some(rotors_buffer),
+            failure: None,
+            interrupted: None,
+        };
+        (runner, y0, Source::new(*frame, Kind::Python(loads)))
+    }
+
+    /// Starts the run with `dt` and the loads `given` (every start evaluation).
+    fn start_with(
+        &mut self,
+        py: Python<'_>,
+        owner: &Py<PyAny>,
+        dt: f64,
+        given: &Given<'_>,
+    ) -> PyResult<()> {
+        let span = Span::open(self.y0.t, dt).map_err(|e| to_py(py, e))?;
         let result = match given {
             Given::Function(function) => {
-                let mut source = Source::new(
-                    *frame,
-                    Kind::Python(PythonLoads {
-                        function,
-                        owner,
-                        // The core frees the start's points at its end: the function sees a
-                        // copy.
-                        copy_point: true,
-                        point,
-                        scalar_first: scalar_first.then_some(rotors_buffer),
-                        failure: None,
-                        interrupted: None,
-                    }),
-                );
+                // The core frees the start's points at its end: the function sees a copy.
+                let (runner, y0, mut source) = self.with_function(function, owner, true);
                 let started = py.detach(|| runner.start(&mut source, &span, y0));
                 let interrupt = source.take_interrupt();
                 if let Some(error) = source.into_failure() {
@@ -748,7 +751,8 @@ impl RigidBodies {
             }
             constant => {
                 let (f, t) = constant.arrays();
-                let mut source = Source::new(*frame, Kind::Arrays(f, t));
+                let mut source = Source::new(self.frame, Kind::Arrays(f, t));
+                let (runner, y0) = (&mut self.runner, &self.y0);
                 py.detach(|| runner.start(&mut source, &span, y0))
             }
         };

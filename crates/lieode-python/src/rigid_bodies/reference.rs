@@ -9,11 +9,12 @@ use lieode::system::{
     Body, BodyView, CatalogueSystem, METHOD_NAMES, MethodVisitor, PerBody, SystemState,
     every_method,
 };
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use super::arrays::invalid;
+use super::bodies::initial;
 use crate::errors::to_py;
 
 /// The final carried arrays and the synchronised state, `(positions, velocities, rotors,
@@ -57,45 +58,18 @@ pub fn run_in_rust<'py>(
     } else {
         Frame::Body
     };
-    let n = positions.as_array().nrows();
-    for (name, a, columns) in [
-        ("inertia", &inertia, 3),
-        ("positions", &positions, 3),
-        ("velocities", &velocities, 3),
-        ("rotors", &rotors, 4),
-        ("omegas", &omegas, 3),
-    ] {
-        if a.as_array().shape() != [n, columns] {
-            return Err(invalid(
-                name,
-                None,
-                None,
-                format!("expected ({n}, {columns})"),
-            ));
-        }
-    }
-    let rows = |a: &PyReadonlyArray2<'py, f64>| -> Vec<Vec<f64>> {
-        a.as_array()
-            .rows()
-            .into_iter()
-            .map(|r| r.to_vec())
-            .collect()
-    };
-    let vector = |r: &Vec<f64>| Vector3::new(r[0], r[1], r[2]);
-    let bodies = (mass.as_array().iter().zip(rows(&inertia)))
-        .map(|(&m, j)| Body::new(m, [j[0], j[1], j[2]]))
-        .collect::<lieode::Result<Vec<_>>>()
-        .map_err(|e| to_py(py, e))?;
-    let y0 = SystemState::new(
+    // Read and checked as `RigidBodies` reads its arrays.
+    let (bodies, y0) = initial(
+        py,
+        &mass,
+        &inertia,
+        &positions,
+        &velocities,
+        &rotors,
+        &omegas,
         t0,
-        rows(&positions).iter().map(vector).collect(),
-        rows(&velocities).iter().map(vector).collect(),
-        (rows(&rotors).iter())
-            .map(|r| Quaternion::new(r[0], r[1], r[2], r[3]))
-            .collect(),
-        rows(&omegas).iter().map(vector).collect(),
-    )
-    .map_err(|e| to_py(py, e))?;
+        true,
+    )?;
     let mut run = Run {
         rank,
         seen: 0,
