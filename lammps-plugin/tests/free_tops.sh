@@ -9,10 +9,8 @@
 #
 #   lammps-plugin/tests/free_tops.sh [METHOD ...]
 #
-# Without arguments, the eleven methods fix lieode accepts.  If the plugin has
-# no `fix lieode` yet (LAMMPS answers "Unrecognized fix style"), the lieode
-# runs are reported as SKIP and only nve/asphere is checked; any other LAMMPS
-# error fails.  Output in $LIEODE_LAMMPS_BUILD/tests/free_tops.
+# Without arguments, the eleven methods fix lieode accepts; a LAMMPS error
+# fails.  Output in $LIEODE_LAMMPS_BUILD/tests/free_tops.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -52,8 +50,6 @@ status=0
 for m in "${methods[@]}"; do
   if run "$m" sphere tops_sphere.lmp lieode method "$m" inertia d2_inertia; then
     labels+=("$m")
-  elif grep -q "Unrecognized fix style 'lieode'" "$m.log"; then
-    echo "SKIP free_tops $m: this plugin has no fix lieode"
   else
     echo "FAIL free_tops $m: LAMMPS failed; $(grep -m1 ERROR "$m.log" || true)"
     status=1
