@@ -3,7 +3,7 @@
 //! for a particle between calls in the particle's row of the host's state array.
 
 use lieode::body::quaternion::rotate_inverse;
-use lieode::rotation::{Carried, PackedState, RigidBodyMethod};
+use lieode::rotation::{Carried, PackedState, RigidBodyMethod, TorquePoint};
 use lieode::system::Body;
 use nalgebra::{Quaternion, Vector3};
 
@@ -590,7 +590,22 @@ impl<K: RigidBodyMethod> Typed<K> {
         for (i, (p, (f, torque))) in particles.enumerate() {
             let (body, k) = self.kind(&mut cache, p.mass, p.inertia, dt, i)?;
             let mut c = Self::carried_saved(!K::POINT_IS_CARRIED, p.row, p.q, p.w, i)?;
-            let (pending, at) = self.method.prepare(k, &c, RENORMALISE, dt);
+            // Where the host's arrays hold the point `prepare` wrote, the methods whose pending
+            // part is that point finish without computing it again (Johnson's RK4 rotor update
+            // ran twice per step before).
+            let host_point = TorquePoint {
+                q: quat(p.q),
+                omega: vec3(p.w),
+            };
+            let recovered = if K::POINT_IS_CARRIED {
+                None
+            } else {
+                self.method.pending_from_point(&host_point)
+            };
+            let (pending, at) = match recovered {
+                Some(pending) => (pending, host_point),
+                None => self.method.prepare(k, &c, RENORMALISE, dt),
+            };
             let (f, torque) = (vec3(f), vec3(torque));
             let tau = body_torque(loads.lab, &at.q, &torque);
             let rotation_finite =

@@ -181,6 +181,12 @@ impl RigidBodyMethod for FinchamMethod {
         ((), TorquePoint { q: c.q, omega })
     }
 
+    /// Nothing: `finish` needs only the carried state.
+    #[inline(always)]
+    fn pending_from_point(&self, _: &TorquePoint) -> Option<Self::Pending> {
+        Some(())
+    }
+
     #[inline(always)]
     fn finish(
         &self,

@@ -172,6 +172,12 @@ impl RigidBodyMethod for JohnsonMethod {
         )
     }
 
+    /// `q_{n+1}`, the point's rotor.
+    #[inline(always)]
+    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+        Some(point.q)
+    }
+
     #[inline(always)]
     fn finish(
         &self,

@@ -214,6 +214,18 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
         dt: f64,
     ) -> (Self::Pending, TorquePoint);
 
+    /// What [`RigidBodyMethod::prepare`] returned for `finish`, recovered from the torque point
+    /// it returned, for the one-stage methods whose pending part is that point (Velocity Verlet:
+    /// `(q_{n+1}, ω_{n+½})`; Johnson: `q_{n+1}`; Fincham: nothing): a caller that kept only
+    /// the point between the two halves of a step (the C interface keeps it in the host's
+    /// arrays) then finishes without computing the point again. `None` (the default) when the
+    /// point does not determine it; the result must be bit for bit what `prepare` returned.
+    #[inline(always)]
+    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+        let _ = point;
+        None
+    }
+
     /// The time of stage `stage` of a multi-stage method as the fraction `c_s` of the step (the
     /// torque is evaluated at `t_n + c_s·dt`). Unused for one stage, whose time is `t_n` or
     /// `t_{n+1}` ([`RigidBodyMethod::TORQUE_AT_END`]).

@@ -155,6 +155,12 @@ impl RigidBodyMethod for VelocityVerletMethod {
         ((q_next, omega_half), at)
     }
 
+    /// `(q_{n+1}, ω_{n+½})`, the point itself.
+    #[inline(always)]
+    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+        Some((point.q, point.omega))
+    }
+
     #[inline(always)]
     fn finish(
         &self,
