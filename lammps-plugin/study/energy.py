@@ -39,6 +39,9 @@ TITLES = {
 }
 SHORT = {"ylz": "ellipsoids (YLZ)", "dipole": "dipolar spheres", "aniso": "dipolar tops",
          "nodipole": "spheres, no dipoles", "asphere": "dipolar tops, nve/asphere"}
+for _seed in ("4811", "1234", "777"):
+    TITLES["s" + _seed] = "the dipolar tops of energy_aniso.in, quat/random seed " + _seed
+    SHORT["s" + _seed] = "tops, seed " + _seed
 
 
 def read_log(path):

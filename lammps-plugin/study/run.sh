@@ -17,10 +17,14 @@
 #           figure); controls (the dipole deck with zero dipoles, four
 #           methods; fix nve/asphere "update dipole" and fix nve/bpm/sphere,
 #           which do not turn mu) go to results/control.{csv,md}
+#   seeds   the dipolar tops at three orientation seeds, LAMMPS's rigid-body
+#           fixes and the second-order lieode methods at dt = 0.01, 0.005,
+#           0.0025: how much of the difference between integrators is the
+#           particular start; results/seeds.{csv,md}
 #   cost    cost.sh (100000 free tops, nve/asphere vs lieode spiral_leapfrog,
 #           interleaved) into results/cost.txt
 #
-#   lammps-plugin/study/run.sh [energy] [cost]       (default: both)
+#   lammps-plugin/study/run.sh [energy] [seeds] [cost]   (default: energy and cost)
 #
 # LIEODE_STUDY_METHODS (space-separated) overrides the list of methods.
 # Methods the plugin does not have ("Unrecognized fix style") are skipped
@@ -134,10 +138,38 @@ energy() {
     "$results/energy_runs.csv" "$results")
 }
 
+seeds() {
+  local work=$out/study/seeds
+  rm -rf "$work"
+  mkdir -p "$work"
+  cd "$work"
+  local seed spec label integrator body dt specs=()
+  local integrators=(rigid_small=rigid:rigid/small rigid_nve_small=rigid:rigid/nve/small)
+  for m in spiral_leapfrog spiral_omelyan omelyan; do
+    integrators+=("$m=bpm:lieode method $m inertia d2_inertia dipole yes")
+  done
+  for seed in 4811 1234 777; do
+    for spec in "${integrators[@]}"; do
+      label=${spec%%=*}
+      body=${spec#*=}
+      integrator=${body#*:}
+      body=${body%%:*}
+      for dt in 0.01 0.005 0.0025; do
+        "$LMP" -screen none -log "s${seed}_${label}_$dt.log" -in "$here/energy_aniso.in" \
+          -var body "$body" -var seed "$seed" -var plugin "$LIEODE_LAMMPS_PLUGIN" \
+          -var integrator "$integrator" -var dt "$dt" -var tend "$tend"
+      done
+    done
+    specs+=("s$seed=$(IFS=,; for spec in "${integrators[@]}"; do printf '%s,' "${spec%%=*}"; done)")
+  done
+  "$py" "$here/energy.py" . "$results/seeds.csv" "$results/seeds.md" "${specs[@]}"
+}
+
 for part in "${parts[@]}"; do
   case $part in
     energy) (energy) ;;
+    seeds) (seeds) ;;
     cost) "$here/cost.sh" | tee "$results/cost.txt" ;;
-    *) echo "unknown part $part (energy, cost)" >&2; exit 2 ;;
+    *) echo "unknown part $part (energy, seeds, cost)" >&2; exit 2 ;;
   esac
 done
