@@ -21,10 +21,14 @@
 #           fixes and the second-order lieode methods at dt = 0.01, 0.005,
 #           0.0025: how much of the difference between integrators is the
 #           particular start; results/seeds.{csv,md}
+#   tops    the free tops of ../tests/free_tops.in with fix rigid/small and
+#           rigid/nve/small (free_tops_rigid.in) beside fix nve/asphere, errors
+#           against the test's reference (free_tops_rigid.py):
+#           results/free_tops_rigid.txt
 #   cost    cost.sh (100000 free tops, nve/asphere vs lieode spiral_leapfrog,
 #           interleaved) into results/cost.txt
 #
-#   lammps-plugin/study/run.sh [energy] [seeds] [cost]   (default: energy and cost)
+#   lammps-plugin/study/run.sh [energy] [seeds] [tops] [cost]   (default: energy and cost)
 #
 # LIEODE_STUDY_METHODS (space-separated) overrides the list of methods.
 # Methods the plugin does not have ("Unrecognized fix style") are skipped
@@ -165,11 +169,29 @@ seeds() {
   "$py" "$here/energy.py" . "$results/seeds.csv" "$results/seeds.md" "${specs[@]}"
 }
 
+tops() {
+  local work=$out/study/tops dts=(0.02 0.01 0.005 0.0025 0.00125 0.000625) fx
+  rm -rf "$work"
+  mkdir -p "$work"
+  cd "$work"
+  "$py" "$here/../tests/free_tops.py" data tops.data
+  "$LMP" -screen none -log nve_asphere.log -in "$here/../tests/free_tops.in" -var style ellipsoid \
+    -var setup tops.data -var out nve_asphere -var plugin "$LIEODE_LAMMPS_PLUGIN" \
+    -var integrator nve/asphere -var dt "${dts[@]}"
+  for fx in rigid/small rigid/nve/small; do
+    "$LMP" -screen none -log "${fx//\//_}.log" -in "$here/free_tops_rigid.in" -var setup tops.data \
+      -var integrator "$fx" -var out "${fx//\//_}" -var dt "${dts[@]}"
+  done
+  "$py" "$here/free_tops_rigid.py" . nve_asphere rigid_small rigid_nve_small \
+    | tee "$results/free_tops_rigid.txt"
+}
+
 for part in "${parts[@]}"; do
   case $part in
     energy) (energy) ;;
     seeds) (seeds) ;;
+    tops) (tops) ;;
     cost) "$here/cost.sh" | tee "$results/cost.txt" ;;
-    *) echo "unknown part $part (energy, seeds, cost)" >&2; exit 2 ;;
+    *) echo "unknown part $part (energy, seeds, tops, cost)" >&2; exit 2 ;;
   esac
 done
