@@ -30,7 +30,7 @@ EXAMPLES=(
     "lieode-reproduce seelen_paper"
     "lieode-reproduce spiral_energy --duration 0.002 --runs 1 --steps 2"
     "lieode-capi capi_timing 1000 10"
-    "lieode-study lammps_energy_figure lammps-plugin/study/results/energy.csv target/lieode-smoke/lammps-energy"
+    "lieode-study lammps_energy_figure lammps-plugin/study/results/energy_runs.csv target/lieode-smoke/lammps-energy"
 )
 
 # Every example file of every member must have a line above.
