@@ -28,17 +28,6 @@ cd "$work"
 
 a="nve/asphere"
 b=${LIEODE_COST_B:-lieode method spiral_leapfrog inertia d2_inertia}
-# does this plugin have fix lieode? (the same deck with 0 steps, not timed)
-if [[ $b == lieode* ]] && ! "$LMP" -screen none -log probe.log -in "$here/cost.in" \
-    -var plugin "$LIEODE_LAMMPS_PLUGIN" -var a "$a" -var b "$b" -var steps 0 -var repeats 1; then
-  if grep -q "Unrecognized fix style 'lieode'" probe.log; then
-    echo "cost: this plugin has no fix lieode; B is nve/asphere again (noise calibration)"
-    b="nve/asphere"
-  else
-    grep -m1 ERROR probe.log >&2 || true
-    exit 1
-  fi
-fi
 "$LMP" -screen none -log cost.log -in "$here/cost.in" -var plugin "$LIEODE_LAMMPS_PLUGIN" \
   -var a "$a" -var b "$b" -var steps "$steps" -var repeats "$repeats"
 "$py" - cost.log "$steps" <<'PY'
