@@ -9,17 +9,11 @@
 #
 #   lammps-plugin/study/cost.sh [REPEATS [STEPS]]      (default 4 pairs of 150 steps)
 #
-# If the plugin has no `fix lieode` yet, B is fix nve/asphere again: the two
-# columns then show the machine's noise.  LIEODE_COST_B overrides B.
+# LIEODE_COST_B overrides B (B = nve/asphere shows the machine's noise).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${LIEODE_LAMMPS_BUILD:-$repo/target/lammps-plugin}
-export LIEODE_LAMMPS_BUILD=$out
-"$here/../build.sh" >/dev/null
-# shellcheck source=/dev/null
-source "$out/env.sh"
-py=${LIEODE_LAMMPS_VENV:-$repo/target/lammps-venv}/bin/python
+# shellcheck source=../environment.sh
+source "$here/../environment.sh"
 repeats=${1:-4}
 steps=${2:-150}
 work=$out/study/cost

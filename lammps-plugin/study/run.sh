@@ -34,13 +34,8 @@
 # A LAMMPS error stops the script.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${LIEODE_LAMMPS_BUILD:-$repo/target/lammps-plugin}
-export LIEODE_LAMMPS_BUILD=$out
-"$here/../build.sh" >/dev/null
-# shellcheck source=/dev/null
-source "$out/env.sh"
-py=${LIEODE_LAMMPS_VENV:-$repo/target/lammps-venv}/bin/python
+# shellcheck source=../environment.sh
+source "$here/../environment.sh"
 results=$here/results
 mkdir -p "$results"
 parts=("$@")

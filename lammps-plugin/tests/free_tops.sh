@@ -13,13 +13,8 @@
 # fails.  Output in $LIEODE_LAMMPS_BUILD/tests/free_tops.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${LIEODE_LAMMPS_BUILD:-$repo/target/lammps-plugin}
-export LIEODE_LAMMPS_BUILD=$out
-"$here/../build.sh" >/dev/null
-# shellcheck source=/dev/null
-source "$out/env.sh"
-py=${LIEODE_LAMMPS_VENV:-$repo/target/lammps-venv}/bin/python
+# shellcheck source=../environment.sh
+source "$here/../environment.sh"
 methods=("$@")
 if [[ ${#methods[@]} -eq 0 ]]; then
   methods=(spiral_leapfrog spiral spiral_omelyan omelyan fincham velocity_verlet

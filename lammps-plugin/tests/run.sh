@@ -22,20 +22,15 @@
 # The last line is "N passed, N failed"; the exit status is non-zero on failure.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${LIEODE_LAMMPS_BUILD:-$repo/target/lammps-plugin}
-export LIEODE_LAMMPS_BUILD=$out
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 t0=$(now)
-"$here/../build.sh" >/dev/null
+# shellcheck source=../environment.sh
+source "$here/../environment.sh"
 t1=$(now)
 echo "build: $(secs "$t0" "$t1") s"
-# shellcheck source=/dev/null
-source "$out/env.sh"
-py=${LIEODE_LAMMPS_VENV:-$repo/target/lammps-venv}/bin/python
 work=$out/tests
 rm -rf "$work"
 mkdir -p "$work"
