@@ -32,6 +32,7 @@ pub mod order;
 pub mod prelude;
 pub mod problems;
 pub mod rotation;
+pub mod sensitivity;
 pub mod stepper;
 pub mod system;
 pub mod tableau;
