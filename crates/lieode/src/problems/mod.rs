@@ -41,6 +41,7 @@ pub mod hairer;
 pub mod invariants;
 pub mod krysl;
 pub mod linear_so3;
+pub mod parametrised;
 pub mod reference;
 pub mod rigid_body;
 pub mod sphere;
@@ -53,6 +54,7 @@ pub use boyle::{
 };
 pub use cylinder::{CylinderParameters, SpiralCylinder, benchmark_errors};
 pub use linear_so3::LinearSo3;
+pub use parametrised::{FreeRigidBody, LotkaVolterra};
 pub use rigid_body::TorquedRigidBody;
 pub use sphere::SphereProblem;
 pub use spring_pair::SpringPair;
