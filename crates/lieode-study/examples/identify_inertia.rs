@@ -2,14 +2,15 @@
 //! the forward sensitivities of a Munthe-Kaas run (`lieode::sensitivity`).
 //!
 //! ```text
-//! cargo run --release -p lieode-study --example identify_inertia [-- OUTDIR]
+//! cargo run --release -p lieode-study --example identify_inertia [-- OUTDIR [SEED]]
 //! ```
 //!
 //! **The data.** A torque-free body with principal moments `J = (1, 2, 2.5)` starts at a given
 //! attitude `R₀` with body angular velocity `ω₀ = (0.6, −0.4, 0.9)`; a trusted run (the lifted
 //! adaptive DOP853 at rtol = atol = 1e-12, a different integrator from the model's) gives its
 //! attitude every 0.1 time units on `[0, 10]`, and each sample is perturbed by a rotation of
-//! normally distributed angles, `R̃_k = R_k exp(σ n_k)`, `σ = 2 mrad` (SplitMix64 seed 2026).
+//! normally distributed angles, `R̃_k = R_k exp(σ n_k)`, `σ = 2 mrad` (SplitMix64, seed SEED,
+//! default 2026).
 //!
 //! **The model.** [`FreeRigidBody`] integrated by RKMK4 with `h = 0.01` on dual numbers
 //! carrying 8 directions: `R₀` (3, right-trivialised), `ω₀` (3) and the ratios `J₂/J₁`,
@@ -42,6 +43,7 @@ use lieode::stepper::Span;
 use lieode::tableau::registry::RK4;
 use lieode_study::csv::{Cell, Table};
 use lieode_study::plot::{Curve, Scale, time_figure};
+use lieode_study::random::SplitMix64;
 use nalgebra::{SMatrix, SVector, Vector3};
 
 const MOMENTS: [f64; 3] = [1.0, 2.0, 2.5];
@@ -53,24 +55,6 @@ const NOISE: f64 = 2e-3;
 const H: f64 = 0.01;
 /// Unknowns: R₀ (3), ω₀ (3), J₂/J₁, J₃/J₁.
 const P: usize = 8;
-
-/// SplitMix64 (Steele, Lea, Flood 2014) with Box–Muller normals.
-struct Normal(u64);
-
-impl Normal {
-    fn uniform(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-    fn sample(&mut self) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
 
 /// The unknowns: the initial attitude, the initial angular velocity, the two ratios.
 #[derive(Clone, Copy)]
@@ -212,6 +196,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target/lieode/identify_inertia"));
+    let seed: u64 = match std::env::args().nth(2) {
+        Some(s) => s.parse().map_err(|_| format!("SEED must be an integer, not {s:?}"))?,
+        None => 2026,
+    };
 
     // the truth, by the lifted adaptive DOP853 from sample to sample
     let attitude0 = So3::exp(&So3Algebra(Vector3::from(ATTITUDE0)));
@@ -230,11 +218,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         truth.push(*sol.states.last().expect("a run stores its final state"));
     }
-    let mut normal = Normal(2026);
+    let mut rng = SplitMix64(seed);
     let data: Vec<So3> = truth
         .iter()
         .map(|s| {
-            let n = Vector3::new(normal.sample(), normal.sample(), normal.sample()) * NOISE;
+            let n = Vector3::new(rng.normal(), rng.normal(), rng.normal()) * NOISE;
             s.0.compose(&So3::exp(&So3Algebra(n)))
         })
         .collect();

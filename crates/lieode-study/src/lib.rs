@@ -12,6 +12,7 @@
 //! | [`plot`] (feature `plot`, on by default) | [`convergence_figure`](plot::convergence_figure), [`work_precision_figure`](plot::work_precision_figure), [`time_figure`](plot::time_figure), [`bar_figure`](plot::bar_figure), [`Figure`](plot::Figure) |
 //! | [`csv`] | [`Table`](csv::Table): CSV written in shortest round-trip form and read back to the same bits |
 //! | [`files`] | writing files with errors that name the path |
+//! | [`random`] | [`SplitMix64`](random::SplitMix64): seeded uniform and normal samples, directions, rotors |
 //! | [`error`] | [`Error`]: the library's errors passed through, and the study's own |
 //!
 //! Without the `plot` feature the crate has no dependency beyond `lieode` and `thiserror`.
@@ -27,6 +28,7 @@ pub mod experiment;
 pub mod files;
 #[cfg(feature = "plot")]
 pub mod plot;
+pub mod random;
 
 pub use error::{Error, Result};
 

@@ -1,56 +1,13 @@
 //! Seeded random initial conditions of the SPIRAL paper's chess-piece test: non-overlapping
 //! positions, random orientations, 1 m/s in a random direction, π rad/s about a random axis.
 
-use std::f64::consts::PI;
-
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::Vector3;
 
 use super::piece_box::PieceBox;
 use lieode::body::quaternion::rotate_inverse;
 use lieode::system::SystemState;
 use lieode::{Error, Result};
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, seeded generator, so that a run is
-/// reproduced from its seed on any machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A uniformly distributed unit vector (Marsaglia's rejection from the cube).
-    pub fn direction(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(self.uniform(), self.uniform(), self.uniform()) * 2.0
-                - Vector3::repeat(1.0);
-            let n = v.norm();
-            if n > 1e-3 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-
-    /// A uniformly distributed unit quaternion (Shoemake 1992).
-    pub fn rotor(&mut self) -> Quaternion<f64> {
-        let (u1, u2, u3) = (self.uniform(), self.uniform(), self.uniform());
-        let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-        let (s2, c2) = (2.0 * PI * u2).sin_cos();
-        let (s3, c3) = (2.0 * PI * u3).sin_cos();
-        Quaternion::new(a * s2, a * c2, b * s3, b * c3)
-    }
-}
+pub use lieode_study::random::SplitMix64;
 
 /// The paper's initial conditions for the bodies of `model`: positions uniformly random in the
 /// box with no two pieces' bounding spheres (and no piece and a wall) touching, random
