@@ -197,7 +197,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target/lieode/identify_inertia"));
     let seed: u64 = match std::env::args().nth(2) {
-        Some(s) => s.parse().map_err(|_| format!("SEED must be an integer, not {s:?}"))?,
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("SEED must be an integer, not {s:?}"))?,
         None => 2026,
     };
 
