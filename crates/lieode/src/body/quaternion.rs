@@ -6,9 +6,9 @@
 //! published benchmark measures errors on the raw components. So they use
 //! `nalgebra::Quaternion<f64>` and these helpers rather than the Lie-group type.
 //!
-//! [`pure`], [`times_pure`], [`rotate`], [`rotate_inverse`] and [`rotation_matrix`] are generic
-//! in the scalar (the torques of [`super::Torque`] evaluate them on dual numbers); on `f64`
-//! they are the same operations in the same order as the `f64` functions they replace.
+//! Every helper is generic in the scalar (the torques of [`super::Torque`] and the catalogue's
+//! methods evaluate them on dual numbers, for Jacobians and sensitivities); on `f64` they are
+//! the same operations in the same order as the `f64` functions they replace.
 
 use nalgebra::{Matrix3, Quaternion, Vector3};
 
@@ -31,9 +31,9 @@ pub fn times_pure<T: Real>(q: &Quaternion<T>, v: &Vector3<T>) -> Quaternion<T> {
 /// underflow (a norm outside `1e-150 … 1e150`) is scaled by its largest component first, so it
 /// too comes out of unit norm.
 #[inline(always)]
-pub fn normalize(q: &Quaternion<f64>) -> Quaternion<f64> {
+pub fn normalize<T: Real>(q: &Quaternion<T>) -> Quaternion<T> {
     let n = q.norm();
-    if (1e-150..1e150).contains(&n) {
+    if real::<T>(1e-150) <= n && n < real::<T>(1e150) {
         q / n
     } else {
         normalize_scaled(q)
@@ -43,9 +43,9 @@ pub fn normalize(q: &Quaternion<f64>) -> Quaternion<f64> {
 /// [`normalize`] for a quaternion whose norm is outside `1e-150 … 1e150`: `q / max|q_i|`, then
 /// normalised (zero and non-finite quaternions are returned as they are).
 #[cold]
-fn normalize_scaled(q: &Quaternion<f64>) -> Quaternion<f64> {
+fn normalize_scaled<T: Real>(q: &Quaternion<T>) -> Quaternion<T> {
     let largest = q.coords.amax();
-    if largest > 0.0 && largest.is_finite() {
+    if largest > T::zero() && largest.is_finite() {
         let scaled = q / largest;
         scaled / scaled.norm()
     } else {
@@ -56,7 +56,7 @@ fn normalize_scaled(q: &Quaternion<f64>) -> Quaternion<f64> {
 /// The unit quaternion `exp(v) = (cos|v|, sin|v| v/|v|)` of a 3-vector (rotation by the angle
 /// `2|v|` about `v`), with the series `sin|v|/|v| = 1 − |v|²/6 + |v|⁴/120` near zero.
 #[inline]
-pub fn exp_pure(v: &Vector3<f64>) -> Quaternion<f64> {
+pub fn exp_pure<T: Real>(v: &Vector3<T>) -> Quaternion<T> {
     let x = v.norm_squared();
     let (c, s) = crate::lie::series::cos_sinc(x);
     Quaternion::new(c, s * v.x, s * v.y, s * v.z)
@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn rotation_matrix_rotate_and_exp_agree() {
-        let v = Vector3::new(0.3, -0.2, 0.5);
+        let v = Vector3::new(0.3f64, -0.2, 0.5);
         let q = exp_pure(&v);
         assert!((q.norm() - 1.0).abs() < 1e-15);
         let u = Vector3::new(1.0, 2.0, -0.5);

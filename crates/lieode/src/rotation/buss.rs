@@ -10,6 +10,7 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize, rotate, rotation_matrix};
 
@@ -134,21 +135,21 @@ impl SingleBody<BussMethod> {
 
 /// `R(q)/|q|²`: the rotation of a possibly slightly non-unit rotor.
 #[inline]
-fn rotation(q: &Quaternion<f64>) -> Matrix3<f64> {
+fn rotation<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
     rotation_matrix(q) / q.norm_squared()
 }
 
 /// `R J⁻¹ Rᵀ v`.
 #[inline]
-fn apply_inverse_inertia(body: &RigidBody, r: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+fn apply_inverse_inertia<T: Real>(body: &RigidBody<T>, r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
     r * body.body_angular_velocity(&(r.transpose() * v))
 }
 
-impl RigidBodyMethod for BussMethod {
+impl<T: Real> RigidBodyMethod<T> for BussMethod {
     /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
-    type Extra = Vector3<f64>;
+    type Extra = Vector3<T>;
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
     const POINT_IS_CARRIED: bool = true;
@@ -165,17 +166,17 @@ impl RigidBodyMethod for BussMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     /// Stores the rotor as given and sets `L_0 = R(q_0) J ω_0`.
     fn begin(
         &self,
-        body: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        body: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *omega, rotate(q, &body.body_momentum(omega)))
     }
 
@@ -183,11 +184,11 @@ impl RigidBodyMethod for BussMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<Self::Extra>,
+        _: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -200,12 +201,12 @@ impl RigidBodyMethod for BussMethod {
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, Self::Extra>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let (q0, momentum0) = (*c.q, *c.extra);
         let r = rotation(&q0);
@@ -213,11 +214,11 @@ impl RigidBodyMethod for BussMethod {
         let omega_lab = apply_inverse_inertia(body, &r, &momentum0);
         let domega = apply_inverse_inertia(body, &r, &(m - omega_lab.cross(&momentum0)));
         let omega_bar = omega_lab
-            + (0.5 * dt) * domega
-            + (self.coefficient * dt * dt) * domega.cross(&omega_lab);
-        let q = exp_pure(&((0.5 * dt) * omega_bar)) * q0;
+            + domega * (real::<T>(0.5) * dt)
+            + domega.cross(&omega_lab) * (real::<T>(self.coefficient) * dt * dt);
+        let q = exp_pure(&(omega_bar * (real::<T>(0.5) * dt))) * q0;
         let q = if renormalise { normalize(&q) } else { q };
-        let momentum = momentum0 + dt * m;
+        let momentum = momentum0 + m * dt;
         let r_next = rotation(&q);
         let omega = body.body_angular_velocity(&(r_next.transpose() * momentum));
         c.set(q, omega, momentum);

@@ -151,7 +151,7 @@ macro_rules! catalogue {
         /// ```
         pub fn info(name: &str) -> Option<MethodInfo> {
             match name {
-                $($name => Some($method.info()),)*
+                $($name => Some(RigidBodyMethod::<f64>::info(&$method)),)*
                 _ => None,
             }
         }

@@ -9,6 +9,7 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
 
@@ -59,11 +60,11 @@ pub type DirectEuler = SingleBody<DirectEulerMethod>;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DirectEulerMethod;
 
-impl RigidBodyMethod for DirectEulerMethod {
+impl<T: Real> RigidBodyMethod<T> for DirectEulerMethod {
     /// `(q_n, ω_n)`.
     type Extra = ();
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
     const POINT_IS_CARRIED: bool = true;
@@ -80,16 +81,16 @@ impl RigidBodyMethod for DirectEulerMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _dt: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _dt: T) -> RigidBody<T> {
         *body
     }
 
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *omega, ())
     }
 
@@ -97,11 +98,11 @@ impl RigidBodyMethod for DirectEulerMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<Self::Extra>,
+        _: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -114,16 +115,16 @@ impl RigidBodyMethod for DirectEulerMethod {
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        c: CarriedMut<'_, Self::Extra>,
+        body: &RigidBody<T>,
+        c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let CarriedMut { q, omega, .. } = c;
-        *omega += dt * body.angular_acceleration(omega, tau);
-        let q_next = *q + times_pure(q, omega) * (0.5 * dt);
+        *omega += body.angular_acceleration(omega, tau) * dt;
+        let q_next = *q + times_pure(q, omega) * (real::<T>(0.5) * dt);
         *q = if renormalise {
             normalize(&q_next)
         } else {

@@ -8,6 +8,7 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotate, rotate_inverse, times_pure};
 use crate::stepper::StepperInfo;
@@ -110,16 +111,16 @@ pub struct FinchamMethod;
 
 /// `J⁻¹ R(q)ᵀ L`: the body angular velocity of the lab momentum `L` at the rotor `q`.
 #[inline]
-fn omega_of(body: &RigidBody, q: &Quaternion<f64>, momentum: &Vector3<f64>) -> Vector3<f64> {
+fn omega_of<T: Real>(body: &RigidBody<T>, q: &Quaternion<T>, momentum: &Vector3<T>) -> Vector3<T> {
     body.body_angular_velocity(&rotate_inverse(q, momentum))
 }
 
-impl RigidBodyMethod for FinchamMethod {
+impl<T: Real> RigidBodyMethod<T> for FinchamMethod {
     /// `(q_n, ω, L_{n−½})`: `ω` is `ω_{n−½}` in the body frame of `q_{n−1}` (of `q_0` after the
     /// start), `L_{n−½}` in the lab frame.
-    type Extra = Vector3<f64>;
+    type Extra = Vector3<T>;
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
     const SYNC_EVALUATES: bool = true;
@@ -135,34 +136,34 @@ impl RigidBodyMethod for FinchamMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
-    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+    fn start_rotor(&self, q: &Quaternion<T>) -> Quaternion<T> {
         normalize(q)
     }
 
     /// Normalises the rotor.
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(normalize(q), *omega, Vector3::zeros())
     }
 
     /// `L_{−½} = R(q_0)(J ω_0 − (dt/2) τ(t_0, q_0, ω_0))`.
     fn absorb_start(
         &self,
-        body: &RigidBody,
-        c: &mut Carried<Self::Extra>,
+        body: &RigidBody<T>,
+        c: &mut Carried<Self::Extra, T>,
         _: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
-        let body_half = body.body_momentum(&c.omega) - (0.5 * dt) * tau;
+        let body_half = body.body_momentum(&c.omega) - tau * (real::<T>(0.5) * dt);
         c.omega = body.body_angular_velocity(&body_half);
         c.extra = rotate(&c.q, &body_half);
         finite_rotation(&c.q, &c.omega) && c.extra.iter().all(|x| x.is_finite())
@@ -172,39 +173,39 @@ impl RigidBodyMethod for FinchamMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        body: &RigidBody,
-        c: &Carried<Self::Extra>,
+        body: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         let omega = omega_of(body, &c.q, &c.extra);
         ((), TorquePoint { q: c.q, omega })
     }
 
     /// Nothing: `finish` needs only the carried state.
     #[inline(always)]
-    fn pending_from_point(&self, _: &TorquePoint) -> Option<Self::Pending> {
+    fn pending_from_point(&self, _: &TorquePoint<T>) -> Option<Self::Pending> {
         Some(())
     }
 
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, Self::Extra>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let (q0, momentum_half) = (*c.q, *c.extra);
         let m = rotate(&q0, tau);
-        let momentum = momentum_half + (0.5 * dt) * m;
-        let momentum_next = momentum_half + dt * m;
+        let momentum = momentum_half + m * (real::<T>(0.5) * dt);
+        let momentum_next = momentum_half + m * dt;
         let omega = omega_of(body, &q0, &momentum);
         let omega_next = omega_of(body, &q0, &momentum_next);
-        let q_mid = normalize(&(q0 + times_pure(&q0, &omega) * (0.25 * dt)));
-        let q = q0 + times_pure(&q_mid, &omega_next) * (0.5 * dt);
+        let q_mid = normalize(&(q0 + times_pure(&q0, &omega) * (real::<T>(0.25) * dt)));
+        let q = q0 + times_pure(&q_mid, &omega_next) * (real::<T>(0.5) * dt);
         let q = if renormalise { normalize(&q) } else { q };
         c.set(q, omega_next, momentum_next);
         finite_rotation(&q, &omega_next) && momentum_next.iter().all(|x| x.is_finite())
@@ -213,12 +214,12 @@ impl RigidBodyMethod for FinchamMethod {
     /// `ω_n = J⁻¹ R(q_n)ᵀ (L_{n−½} + (dt/2) M)`, `M = R(q_n) τ_n` (Eq. B.6).
     fn sync(
         &self,
-        body: &RigidBody,
-        c: &Carried<Self::Extra>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
+        body: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
         let m = rotate(&c.q, tau);
-        omega_of(body, &c.q, &(c.extra + (0.5 * dt) * m))
+        omega_of(body, &c.q, &(c.extra + m * (real::<T>(0.5) * dt)))
     }
 }

@@ -8,6 +8,7 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, pure, rotate, rotation_matrix};
 
@@ -99,18 +100,18 @@ pub struct JohnsonMethod;
 
 /// `f(q) = ½ (0, D(q)ᵀ J⁻¹ D(q) L) ⊗ q` with the unnormalised `D(q) = R(q)ᵀ`.
 #[inline]
-fn rate(body: &RigidBody, momentum: &Vector3<f64>, q: &Quaternion<f64>) -> Quaternion<f64> {
+fn rate<T: Real>(body: &RigidBody<T>, momentum: &Vector3<T>, q: &Quaternion<T>) -> Quaternion<T> {
     let r = rotation_matrix(q);
     let omega_lab = r * body.body_angular_velocity(&(r.transpose() * momentum));
-    pure(&omega_lab) * q * 0.5
+    pure(&omega_lab) * q * real::<T>(0.5)
 }
 
-impl RigidBodyMethod for JohnsonMethod {
+impl<T: Real> RigidBodyMethod<T> for JohnsonMethod {
     /// `(q_n, ω_b,n = J⁻¹ R(q_n)ᵀ L_n, L_n)`, `L_n` in the lab frame.
-    type Extra = Vector3<f64>;
+    type Extra = Vector3<T>;
     /// The new rotor.
-    type Pending = Quaternion<f64>;
-    type Constants = RigidBody;
+    type Pending = Quaternion<T>;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = true;
     const START_EVALUATIONS: usize = 0;
     const SYNC_EVALUATES: bool = false;
@@ -126,17 +127,17 @@ impl RigidBodyMethod for JohnsonMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     /// Normalises the rotor and sets `L_0 = R(q_0) J ω_0`.
     fn begin(
         &self,
-        body: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        body: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         let q = normalize(q);
         Carried::new(q, *omega, rotate(&q, &body.body_momentum(omega)))
     }
@@ -145,21 +146,21 @@ impl RigidBodyMethod for JohnsonMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        body: &RigidBody,
-        c: &Carried<Self::Extra>,
+        body: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         renormalise: bool,
-        dt: f64,
-    ) -> (Quaternion<f64>, TorquePoint) {
+        dt: T,
+    ) -> (Quaternion<T>, TorquePoint<T>) {
         let Carried {
             q: q0,
             extra: momentum,
             ..
         } = c;
         let k1 = rate(body, momentum, q0);
-        let k2 = rate(body, momentum, &(q0 + k1 * (0.5 * dt)));
-        let k3 = rate(body, momentum, &(q0 + k2 * (0.5 * dt)));
+        let k2 = rate(body, momentum, &(q0 + k1 * (real::<T>(0.5) * dt)));
+        let k3 = rate(body, momentum, &(q0 + k2 * (real::<T>(0.5) * dt)));
         let k4 = rate(body, momentum, &(q0 + k3 * dt));
-        let q = q0 + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (dt / 6.0);
+        let q = q0 + (k1 + k2 * real::<T>(2.0) + k3 * real::<T>(2.0) + k4) * (dt / real::<T>(6.0));
         let q = if renormalise { normalize(&q) } else { q };
         let r = rotation_matrix(&q);
         let omega_old = body.body_angular_velocity(&(r.transpose() * momentum));
@@ -174,22 +175,22 @@ impl RigidBodyMethod for JohnsonMethod {
 
     /// `q_{n+1}`, the point's rotor.
     #[inline(always)]
-    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+    fn pending_from_point(&self, point: &TorquePoint<T>) -> Option<Self::Pending> {
         Some(point.q)
     }
 
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, Self::Extra>,
-        q: Quaternion<f64>,
-        tau: &Vector3<f64>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, Self::Extra, T>,
+        q: Quaternion<T>,
+        tau: &Vector3<T>,
         _: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let r = rotation_matrix(&q);
-        let momentum = *c.extra + dt * (r * tau);
+        let momentum = *c.extra + (r * tau) * dt;
         let omega = body.body_angular_velocity(&(r.transpose() * momentum));
         c.set(q, omega, momentum);
         finite_rotation(&q, &omega) && momentum.iter().all(|x| x.is_finite())

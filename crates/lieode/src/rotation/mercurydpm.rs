@@ -9,6 +9,7 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::{Error, Result};
@@ -144,18 +145,18 @@ impl MercuryDpmMethod {
 /// sign-continuous) and `D_n ω_{n−½}` (body frame): its matrix and the lab-frame angular
 /// velocity it integrates.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MercuryDpmFrame {
+pub struct MercuryDpmFrame<T: Real = f64> {
     /// `D_n`, lab → body.
-    pub dcm: Matrix3<f64>,
+    pub dcm: Matrix3<T>,
     /// `ω_{n−½}`, lab frame.
-    pub omega_lab: Vector3<f64>,
+    pub omega_lab: Vector3<T>,
 }
 
 /// `D_n` row by row, then `ω_{n−½}` (lab): 12 doubles.
-impl super::method::PackedState for MercuryDpmFrame {
+impl<T: Real> super::method::PackedState<T> for MercuryDpmFrame<T> {
     const LEN: usize = 12;
 
-    fn pack(&self, out: &mut [f64]) {
+    fn pack(&self, out: &mut [T]) {
         let rows = (0..3).flat_map(|r| (0..3).map(move |c| (r, c)));
         let values = rows
             .map(|(r, c)| self.dcm[(r, c)])
@@ -163,7 +164,7 @@ impl super::method::PackedState for MercuryDpmFrame {
         out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
     }
 
-    fn unpack(data: &[f64]) -> Option<Self> {
+    fn unpack(data: &[T]) -> Option<Self> {
         match data {
             [a, b, c, d, e, f, g, h, i, x, y, z, ..] => Some(Self {
                 dcm: Matrix3::new(*a, *b, *c, *d, *e, *f, *g, *h, *i),
@@ -210,42 +211,42 @@ impl SingleBody<MercuryDpmMethod> {
 
 /// The lab → body matrix `D = R(q)ᵀ` of a rotor (normalised first), the quantity
 /// [`MercuryDpm::dcm`] carries.
-pub fn lab_to_body(q: &Quaternion<f64>) -> Matrix3<f64> {
+pub fn lab_to_body<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
     rotation_matrix(&normalize(q)).transpose()
 }
 
 /// Gram–Schmidt on the columns of `m` (modified form): the first column is normalised, the
 /// second made orthogonal to it and normalised, the third orthogonal to both and normalised.
 #[inline]
-fn orthonormalise_columns(m: &Matrix3<f64>) -> Matrix3<f64> {
+fn orthonormalise_columns<T: Real>(m: &Matrix3<T>) -> Matrix3<T> {
     let c0 = m.column(0).into_owned();
     let c0 = c0 / c0.norm();
     let c1 = m.column(1).into_owned();
-    let c1 = c1 - c0.dot(&c1) * c0;
+    let c1 = c1 - c0 * c0.dot(&c1);
     let c1 = c1 / c1.norm();
     let c2 = m.column(2).into_owned();
-    let c2 = c2 - c0.dot(&c2) * c0;
-    let c2 = c2 - c1.dot(&c2) * c1;
+    let c2 = c2 - c0 * c0.dot(&c2);
+    let c2 = c2 - c1 * c1.dot(&c2);
     let c2 = c2 / c2.norm();
     Matrix3::from_columns(&[c0, c1, c2])
 }
 
 /// The unit rotor of the lab → body matrix `d`, with the sign of `previous`.
 #[inline]
-fn rotor_of(d: &Matrix3<f64>, previous: &Quaternion<f64>) -> Quaternion<f64> {
+fn rotor_of<T: Real>(d: &Matrix3<T>, previous: &Quaternion<T>) -> Quaternion<T> {
     let q = *UnitQuat::from_rotation(&So3::from_matrix_unchecked(d.transpose())).quaternion();
     let q = normalize(&q);
-    if q.coords.dot(&previous.coords) < 0.0 {
+    if q.coords.dot(&previous.coords) < T::zero() {
         -q
     } else {
         q
     }
 }
 
-impl RigidBodyMethod for MercuryDpmMethod {
-    type Extra = MercuryDpmFrame;
+impl<T: Real> RigidBodyMethod<T> for MercuryDpmMethod {
+    type Extra = MercuryDpmFrame<T>;
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
     const POINT_IS_CARRIED: bool = true;
@@ -264,21 +265,21 @@ impl RigidBodyMethod for MercuryDpmMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
-    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+    fn start_rotor(&self, q: &Quaternion<T>) -> Quaternion<T> {
         normalize(q)
     }
 
     /// Normalises the rotor and sets `D_0 = R(q_0)ᵀ` (`ω_{−½}` comes with the start's torque).
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<MercuryDpmFrame> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<MercuryDpmFrame<T>, T> {
         let q = normalize(q);
         let frame = MercuryDpmFrame {
             dcm: lab_to_body(&q),
@@ -290,14 +291,14 @@ impl RigidBodyMethod for MercuryDpmMethod {
     /// `ω_{−½} = D_0ᵀ (ω_0 − (dt/2) ω̇(ω_0, τ(t_0, q_0, ω_0)))`.
     fn absorb_start(
         &self,
-        body: &RigidBody,
-        c: &mut Carried<MercuryDpmFrame>,
+        body: &RigidBody<T>,
+        c: &mut Carried<MercuryDpmFrame<T>, T>,
         _: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
         let omega = c.omega;
-        c.omega = omega - (0.5 * dt) * body.angular_acceleration(&omega, tau);
+        c.omega = omega - body.angular_acceleration(&omega, tau) * (real::<T>(0.5) * dt);
         c.extra.omega_lab = c.extra.dcm.transpose() * c.omega;
         finite_rotation(&c.q, &c.omega) && c.extra.omega_lab.iter().all(|x| x.is_finite())
     }
@@ -306,11 +307,11 @@ impl RigidBodyMethod for MercuryDpmMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<MercuryDpmFrame>,
+        _: &RigidBody<T>,
+        c: &Carried<MercuryDpmFrame<T>, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         let at = TorquePoint {
             q: c.q,
             omega: c.omega,
@@ -321,12 +322,12 @@ impl RigidBodyMethod for MercuryDpmMethod {
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, MercuryDpmFrame>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, MercuryDpmFrame<T>, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         _: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let d = c.extra.dcm;
         let dt_mat = d.transpose();
@@ -335,13 +336,13 @@ impl RigidBodyMethod for MercuryDpmMethod {
         let inverse_lab = dt_mat * Matrix3::from_diagonal(&body.inverse_inertia()) * d;
         let mut w = c.extra.omega_lab;
         for _ in 0..self.iterations {
-            w = c.extra.omega_lab + dt * (inverse_lab * (m - w.cross(&(inertia_lab * w))));
+            w = c.extra.omega_lab + (inverse_lab * (m - w.cross(&(inertia_lab * w)))) * dt;
         }
         let mut rate = Matrix3::zeros();
         for (mut rate_row, d_row) in rate.row_iter_mut().zip(d.row_iter()) {
             rate_row.copy_from(&w.cross(&d_row.transpose()).transpose());
         }
-        let dcm = orthonormalise_columns(&(d + dt * rate));
+        let dcm = orthonormalise_columns(&(d + rate * dt));
         let q = rotor_of(&dcm, c.q);
         let omega_body = dcm * w;
         c.set(q, omega_body, MercuryDpmFrame { dcm, omega_lab: w });
@@ -351,11 +352,11 @@ impl RigidBodyMethod for MercuryDpmMethod {
     /// `ω_n ≈ ω_b,n−½ + (dt/2) ω̇(ω_b,n−½, τ(t_n, q_n, ω_b,n−½))`.
     fn sync(
         &self,
-        body: &RigidBody,
-        c: &Carried<MercuryDpmFrame>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
-        c.omega + (0.5 * dt) * body.angular_acceleration(&c.omega, tau)
+        body: &RigidBody<T>,
+        c: &Carried<MercuryDpmFrame<T>, T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
+        c.omega + body.angular_acceleration(&c.omega, tau) * (real::<T>(0.5) * dt)
     }
 }

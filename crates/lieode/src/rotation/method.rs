@@ -10,31 +10,32 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::stepper::Renormalisation;
 use crate::body::RigidBody;
+use crate::lie::Real;
 
 /// The state a rigid-body method carries for one body between steps: the rotor `q_n` (body →
 /// lab), the angular velocity the method carries (`ω_n`, or `ω_{n−½}` for the leapfrog methods
 /// ([`MethodInfo::leapfrog`]), in the body frame the method documents) and whatever else it
-/// needs.
+/// needs, over the scalar `T` (`f64`; dual numbers for sensitivities, [`crate::sensitivity`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Carried<E> {
+pub struct Carried<E, T: Real = f64> {
     /// The rotor `q_n`.
-    pub q: Quaternion<f64>,
+    pub q: Quaternion<T>,
     /// The angular velocity the method carries.
-    pub omega: Vector3<f64>,
+    pub omega: Vector3<T>,
     /// The method's further state ([`RigidBodyMethod::Extra`]).
     pub extra: E,
 }
 
-impl<E> Carried<E> {
+impl<E, T: Real> Carried<E, T> {
     /// The state `(q, ω, extra)`.
     #[inline(always)]
-    pub fn new(q: Quaternion<f64>, omega: Vector3<f64>, extra: E) -> Self {
+    pub fn new(q: Quaternion<T>, omega: Vector3<T>, extra: E) -> Self {
         Self { q, omega, extra }
     }
 
     /// The state to be updated in place.
     #[inline(always)]
-    pub fn as_mut(&mut self) -> CarriedMut<'_, E> {
+    pub fn as_mut(&mut self) -> CarriedMut<'_, E, T> {
         CarriedMut {
             q: &mut self.q,
             omega: &mut self.omega,
@@ -49,19 +50,19 @@ impl<E> Carried<E> {
 /// kept the value in memory beside the arrays, and its loads straddled its stores (a
 /// store-forwarding stall per body).
 #[derive(Debug)]
-pub struct CarriedMut<'a, E> {
+pub struct CarriedMut<'a, E, T: Real = f64> {
     /// The rotor `q_n`.
-    pub q: &'a mut Quaternion<f64>,
+    pub q: &'a mut Quaternion<T>,
     /// The angular velocity the method carries.
-    pub omega: &'a mut Vector3<f64>,
+    pub omega: &'a mut Vector3<T>,
     /// The method's further state.
     pub extra: &'a mut E,
 }
 
-impl<E> CarriedMut<'_, E> {
+impl<E, T: Real> CarriedMut<'_, E, T> {
     /// Sets the whole state.
     #[inline(always)]
-    pub fn set(&mut self, q: Quaternion<f64>, omega: Vector3<f64>, extra: E) {
+    pub fn set(&mut self, q: Quaternion<T>, omega: Vector3<T>, extra: E) {
         (*self.q, *self.omega, *self.extra) = (q, omega, extra);
     }
 }
@@ -93,11 +94,11 @@ pub struct MethodInfo {
 /// `ω_{n−½}` for the leapfrog methods). The time is the step's start `t_n`, or its end
 /// `t_{n+1}` for the methods that update the rotor first ([`RigidBodyMethod::TORQUE_AT_END`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TorquePoint {
+pub struct TorquePoint<T: Real = f64> {
     /// The rotor.
-    pub q: Quaternion<f64>,
+    pub q: Quaternion<T>,
     /// The body angular velocity.
-    pub omega: Vector3<f64>,
+    pub omega: Vector3<T>,
 }
 
 /// A one-step method for the rotation of a rigid body, defined once: what the step does with a
@@ -122,13 +123,13 @@ pub struct TorquePoint {
 /// [`crate::system::CatalogueSystem`] for N bodies under a
 /// [`crate::system::SystemForces`] (the same arithmetic, so one body under a body-frame torque is
 /// bit-identical in both).
-pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
+pub trait RigidBodyMethod<T: Real = f64>: Clone + Debug + Send + Sync + 'static {
     /// What the method carries for one body beside its rotor and angular velocity
     /// ([`Carried::extra`]: Fincham's `L_{n−½}`, SPIRAL–Magnus's torque history, …; `()` for
     /// most).
-    /// It packs into a fixed number of `f64`s ([`PackedState`]), so that a host code that
+    /// It packs into a fixed number of scalars ([`PackedState`]), so that a host code that
     /// migrates bodies between processes can keep it beside its own per-body arrays.
-    type Extra: PackedState + Copy + Debug + Send + Sync;
+    type Extra: PackedState<T> + Copy + Debug + Send + Sync;
     /// What [`RigidBodyMethod::prepare`] hands to [`RigidBodyMethod::finish`] (e.g. Johnson's new
     /// rotor).
     type Pending: Copy + Debug + Send + Sync;
@@ -153,22 +154,22 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn info(&self) -> MethodInfo;
 
     /// The constants of `body` for the step `dt`.
-    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants;
+    fn constants(&self, body: &RigidBody<T>, dt: T) -> Self::Constants;
 
     /// The carried state at the start from the rotor `q` and the body angular velocity `ω`,
     /// before any start evaluation (Fincham and MercuryDPM normalise the rotor here).
     fn begin(
         &self,
         k: &Self::Constants,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra>;
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T>;
 
     /// The rotor of the first start evaluation, from the initial rotor `q` (Fincham and
     /// MercuryDPM normalise it). Start evaluation 0 is taken at `(t_0, start_rotor(q_0), ω_0)`;
     /// the many-body system evaluates its first loads there for every method, also those
     /// without start evaluations (the translation needs them).
-    fn start_rotor(&self, q: &Quaternion<f64>) -> Quaternion<f64> {
+    fn start_rotor(&self, q: &Quaternion<T>) -> Quaternion<T> {
         *q
     }
 
@@ -178,12 +179,12 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn start_point(
         &self,
         k: &Self::Constants,
-        carried: &Carried<Self::Extra>,
+        carried: &Carried<Self::Extra, T>,
         stage: usize,
-        dt: f64,
-    ) -> TorquePoint {
+        dt: T,
+    ) -> TorquePoint<T> {
         let _ = (k, stage, dt);
-        TorquePoint {
+        TorquePoint::<T> {
             q: carried.q,
             omega: carried.omega,
         }
@@ -194,10 +195,10 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn absorb_start(
         &self,
         k: &Self::Constants,
-        carried: &mut Carried<Self::Extra>,
+        carried: &mut Carried<Self::Extra, T>,
         stage: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
         let _ = (k, carried, stage, tau, dt);
         true
@@ -209,10 +210,10 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn prepare(
         &self,
         k: &Self::Constants,
-        carried: &Carried<Self::Extra>,
+        carried: &Carried<Self::Extra, T>,
         renormalise: bool,
-        dt: f64,
-    ) -> (Self::Pending, TorquePoint);
+        dt: T,
+    ) -> (Self::Pending, TorquePoint<T>);
 
     /// What [`RigidBodyMethod::prepare`] returned for `finish`, recovered from the torque point
     /// it returned, for the one-stage methods whose pending part is that point (Velocity Verlet:
@@ -221,7 +222,7 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     /// arrays) then finishes without computing the point again. `None` (the default) when the
     /// point does not determine it; the result must be bit for bit what `prepare` returned.
     #[inline(always)]
-    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+    fn pending_from_point(&self, point: &TorquePoint<T>) -> Option<Self::Pending> {
         let _ = point;
         None
     }
@@ -239,14 +240,14 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn stage(
         &self,
         k: &Self::Constants,
-        carried: &Carried<Self::Extra>,
+        carried: &Carried<Self::Extra, T>,
         pending: &mut Self::Pending,
         stage: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> TorquePoint {
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> TorquePoint<T> {
         let _ = (k, pending, stage, tau, dt);
-        TorquePoint {
+        TorquePoint::<T> {
             q: carried.q,
             omega: carried.omega,
         }
@@ -259,11 +260,11 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn finish(
         &self,
         k: &Self::Constants,
-        carried: CarriedMut<'_, Self::Extra>,
+        carried: CarriedMut<'_, Self::Extra, T>,
         pending: Self::Pending,
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool;
 
     /// Whether the torque point is the carried rotor and angular velocity (`prepare` computes
@@ -279,17 +280,17 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
     fn sync(
         &self,
         k: &Self::Constants,
-        carried: &Carried<Self::Extra>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
+        carried: &Carried<Self::Extra, T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
         let _ = (k, tau, dt);
         carried.omega
     }
 }
 
 /// A method's further per-body state ([`RigidBodyMethod::Extra`]) as [`PackedState::LEN`]
-/// doubles, for a host that keeps the state in its own arrays (the C interface,
+/// scalars (doubles, or the dual numbers of a sensitivity run), for a host that keeps the state in its own arrays (the C interface,
 /// `crates/lieode-capi`: a discrete-element code migrates each particle's doubles with it
 /// between processes, and nothing of a particle stays inside the library between calls).
 ///
@@ -307,41 +308,41 @@ pub trait RigidBodyMethod: Clone + Debug + Send + Sync + 'static {
 /// assert_eq!(Vector3::<f64>::unpack(&doubles), Some(momentum));
 /// assert_eq!(<() as PackedState>::LEN, 0);
 /// ```
-pub trait PackedState: Sized {
-    /// The number of doubles.
+pub trait PackedState<T = f64>: Sized {
+    /// The number of scalars.
     const LEN: usize;
 
     /// Writes the state into the first [`PackedState::LEN`] entries of `out` (fewer if `out` is
     /// shorter).
-    fn pack(&self, out: &mut [f64]);
+    fn pack(&self, out: &mut [T]);
 
     /// The state from the first [`PackedState::LEN`] entries of `data`; `None` if `data` is
     /// shorter or a count is not one `pack` writes.
-    fn unpack(data: &[f64]) -> Option<Self>;
+    fn unpack(data: &[T]) -> Option<Self>;
 }
 
-impl PackedState for () {
+impl<T> PackedState<T> for () {
     const LEN: usize = 0;
 
     #[inline(always)]
-    fn pack(&self, _: &mut [f64]) {}
+    fn pack(&self, _: &mut [T]) {}
 
     #[inline(always)]
-    fn unpack(_: &[f64]) -> Option<Self> {
+    fn unpack(_: &[T]) -> Option<Self> {
         Some(())
     }
 }
 
-impl PackedState for Vector3<f64> {
+impl<T: Real> PackedState<T> for Vector3<T> {
     const LEN: usize = 3;
 
     #[inline(always)]
-    fn pack(&self, out: &mut [f64]) {
+    fn pack(&self, out: &mut [T]) {
         out.iter_mut().zip(self.iter()).for_each(|(o, x)| *o = *x);
     }
 
     #[inline(always)]
-    fn unpack(data: &[f64]) -> Option<Self> {
+    fn unpack(data: &[T]) -> Option<Self> {
         match data {
             [x, y, z, ..] => Some(Vector3::new(*x, *y, *z)),
             _ => None,
@@ -355,8 +356,9 @@ impl PackedState for Vector3<f64> {
 /// a vectorised check then reads each half as it was stored (pairing `(i, j)` made the check
 /// load across two stores, which stalled SPIRAL's many-body step on store forwarding).
 #[inline(always)]
-pub(crate) fn finite_rotation(q: &Quaternion<f64>, omega: &Vector3<f64>) -> bool {
-    let q0 = (q.w * 0.0 + q.j * 0.0) + (q.i * 0.0 + q.k * 0.0);
-    let w0 = (omega.x * 0.0 + omega.z * 0.0) + omega.y * 0.0;
-    q0 + w0 == 0.0
+pub(crate) fn finite_rotation<T: Real>(q: &Quaternion<T>, omega: &Vector3<T>) -> bool {
+    let zero = T::zero();
+    let q0 = (q.w * zero + q.j * zero) + (q.i * zero + q.k * zero);
+    let w0 = (omega.x * zero + omega.z * zero) + omega.y * zero;
+    q0 + w0 == zero
 }

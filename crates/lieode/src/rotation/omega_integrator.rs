@@ -14,6 +14,7 @@ use nalgebra::Vector3;
 
 use crate::body::RigidBody;
 use crate::error::{Error, Result};
+use crate::lie::{Real, real};
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::SSPRK3;
 
@@ -168,19 +169,20 @@ impl OmegaIntegrator {
 
     /// One step of size `h` (which may be negative: the leapfrog start's half step back) from
     /// `omega` with the torque frozen at `torque`.
-    pub fn advance(
+    pub fn advance<T: Real>(
         &self,
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        torque: &Vector3<f64>,
-        h: f64,
-    ) -> Vector3<f64> {
+        body: &RigidBody<T>,
+        omega: &Vector3<T>,
+        torque: &Vector3<T>,
+        h: T,
+    ) -> Vector3<T> {
         self.with_step(body, h).advance(omega, torque)
     }
 
     /// The map for one body and one step size `h`, its coefficients multiplied out once: what
-    /// a fixed-step stepper holds.
-    pub fn with_step(&self, body: &RigidBody, h: f64) -> FixedStepOmega {
+    /// a fixed-step stepper holds (over the body's scalar: `f64`, or dual numbers for
+    /// sensitivities).
+    pub fn with_step<T: Real>(&self, body: &RigidBody<T>, h: T) -> FixedStepOmega<T> {
         let (a, b) = (&self.a, &self.b);
         match (&self.kind, b.len()) {
             (Kind::Unrolled, 1) => FixedStepOmega::One(FixedStepStages::from_rows(a, b, body, h)),
@@ -208,23 +210,23 @@ pub trait OmegaIntegrated {
 // chase into every step of the default stepper, to save a few hundred bytes per stepper.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
-pub enum FixedStepOmega {
+pub enum FixedStepOmega<T = f64> {
     /// One stage, unrolled.
-    One(FixedStepStages<1>),
+    One(FixedStepStages<1, T>),
     /// Two stages, unrolled.
-    Two(FixedStepStages<2>),
+    Two(FixedStepStages<2, T>),
     /// Three stages, unrolled (SSPRK3, the default).
-    Three(FixedStepStages<3>),
+    Three(FixedStepStages<3, T>),
     /// Four stages, unrolled.
-    Four(FixedStepStages<4>),
+    Four(FixedStepStages<4, T>),
     /// Any explicit tableau, the stage count known at run time.
-    General(FixedStepTableau),
+    General(FixedStepTableau<T>),
 }
 
-impl FixedStepOmega {
+impl<T: Real> FixedStepOmega<T> {
     /// One step from `omega` with the torque frozen at `torque`.
     #[inline]
-    pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
+    pub fn advance(&self, omega: &Vector3<T>, torque: &Vector3<T>) -> Vector3<T> {
         match self {
             Self::One(map) => map.advance(omega, torque),
             Self::Two(map) => map.advance(omega, torque),
@@ -249,32 +251,32 @@ impl FixedStepOmega {
 /// for one product and one addition. SPIRAL's SSPRK3 path is `FixedStepStages<3>`
 /// ([`FixedStepSsprk3`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FixedStepStages<const S: usize> {
+pub struct FixedStepStages<const S: usize, T = f64> {
     /// `a_ij h κ`.
-    stage_gyroscopic: [[Vector3<f64>; S]; S],
+    stage_gyroscopic: [[Vector3<T>; S]; S],
     /// `(Σ_j a_ij) h J⁻¹`.
-    stage_torque: [Vector3<f64>; S],
+    stage_torque: [Vector3<T>; S],
     /// `b_i h κ`.
-    weight_gyroscopic: [Vector3<f64>; S],
+    weight_gyroscopic: [Vector3<T>; S],
     /// `(Σ_i b_i) h J⁻¹`.
-    weight_torque: Vector3<f64>,
+    weight_torque: Vector3<T>,
 }
 
-impl<const S: usize> FixedStepStages<S> {
+impl<const S: usize, T: Real> FixedStepStages<S, T> {
     /// The map of the tableau `a` (strictly lower triangular), `b` for `body` and step `h`.
-    pub(crate) fn new(a: &[[f64; S]; S], b: &[f64; S], body: &RigidBody, h: f64) -> Self {
+    pub(crate) fn new(a: &[[f64; S]; S], b: &[f64; S], body: &RigidBody<T>, h: T) -> Self {
         let g = body.gyroscopic_coefficients() * h;
         let inverse = body.inverse_inertia() * h;
         Self {
-            stage_gyroscopic: a.map(|row| row.map(|a| g * a)),
-            stage_torque: a.map(|row| inverse * row.iter().sum::<f64>()),
-            weight_gyroscopic: b.map(|b| g * b),
-            weight_torque: inverse * b.iter().sum::<f64>(),
+            stage_gyroscopic: a.map(|row| row.map(|a| g * real::<T>(a))),
+            stage_torque: a.map(|row| inverse * real::<T>(row.iter().sum::<f64>())),
+            weight_gyroscopic: b.map(|b| g * real::<T>(b)),
+            weight_torque: inverse * real::<T>(b.iter().sum::<f64>()),
         }
     }
 
     /// As [`FixedStepStages::new`] from `a` row by row (`S²` entries) and `b` (`S` entries).
-    fn from_rows(a: &[f64], b: &[f64], body: &RigidBody, h: f64) -> Self {
+    fn from_rows(a: &[f64], b: &[f64], body: &RigidBody<T>, h: T) -> Self {
         Self::new(
             &std::array::from_fn(|i| std::array::from_fn(|j| a[i * S + j])),
             &std::array::from_fn(|i| b[i]),
@@ -286,7 +288,7 @@ impl<const S: usize> FixedStepStages<S> {
     /// One step from `omega` with the torque frozen at `torque` (for SSPRK3: SPIRAL
     /// Eqs. 9–10).
     #[inline(always)]
-    pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
+    pub fn advance(&self, omega: &Vector3<T>, torque: &Vector3<T>) -> Vector3<T> {
         let mut gamma = [Vector3::zeros(); S];
         gamma[0] = products(omega);
         for i in 1..S {
@@ -301,12 +303,12 @@ impl<const S: usize> FixedStepStages<S> {
 /// `base + Σ_{j<n} c_j ⊙ γ_j`, the newest stage last so that the sum waits on `γ_{n−1}` for one
 /// product and one addition only.
 #[inline(always)]
-pub(super) fn add_scaled<const S: usize>(
-    base: Vector3<f64>,
-    coefficients: &[Vector3<f64>; S],
-    gamma: &[Vector3<f64>; S],
+pub(super) fn add_scaled<const S: usize, T: Real>(
+    base: Vector3<T>,
+    coefficients: &[Vector3<T>; S],
+    gamma: &[Vector3<T>; S],
     n: usize,
-) -> Vector3<f64> {
+) -> Vector3<T> {
     let mut sum = base;
     for (c, gj) in coefficients.iter().zip(gamma).take(n) {
         sum += c.component_mul(gj);
@@ -316,7 +318,7 @@ pub(super) fn add_scaled<const S: usize>(
 
 /// `γ(ω) = (ω_y ω_z, ω_z ω_x, ω_x ω_y)`, the quadratic part of Euler's equations.
 #[inline]
-pub(super) fn products(w: &Vector3<f64>) -> Vector3<f64> {
+pub(super) fn products<T: Real>(w: &Vector3<T>) -> Vector3<T> {
     Vector3::new(w.y * w.z, w.z * w.x, w.x * w.y)
 }
 
@@ -333,22 +335,22 @@ pub(super) fn products(w: &Vector3<f64>) -> Vector3<f64> {
 /// (the newest stage last, so each stage value waits on one product and one addition), with
 /// the zero coefficients skipped.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FixedStepTableau {
+pub struct FixedStepTableau<T = f64> {
     /// `(Σ_j a_ij) h J⁻¹` of every stage after the first.
-    stage_torque: Vec<Vector3<f64>>,
+    stage_torque: Vec<Vector3<T>>,
     /// The nonzero `a_ij h κ` of every stage after the first with `j` (in the order of `j`),
     /// then the nonzero `b_i h κ` with `i`: one list, cut by `ends`.
-    gyroscopic: Vec<(usize, Vector3<f64>)>,
+    gyroscopic: Vec<(usize, Vector3<T>)>,
     /// Where each stage's terms (and, last, the weights' terms) end in `gyroscopic`.
     ends: Vec<usize>,
     /// `(Σ_i b_i) h J⁻¹`.
-    weight_torque: Vector3<f64>,
+    weight_torque: Vector3<T>,
 }
 
-impl FixedStepTableau {
+impl<T: Real> FixedStepTableau<T> {
     /// The map of the tableau with `a` (row by row, `stages²` entries, strictly lower
     /// triangular) and `b` (`stages` entries) for `body` and step `h`.
-    fn new(a: &[f64], b: &[f64], body: &RigidBody, h: f64) -> Self {
+    fn new(a: &[f64], b: &[f64], body: &RigidBody<T>, h: T) -> Self {
         let stages = b.len();
         let g = body.gyroscopic_coefficients() * h;
         let inverse = body.inverse_inertia() * h;
@@ -360,25 +362,25 @@ impl FixedStepTableau {
                 row.iter()
                     .enumerate()
                     .filter(|(_, w)| **w != 0.0)
-                    .map(|(j, w)| (j, g * *w)),
+                    .map(|(j, w)| (j, g * real::<T>(*w))),
             );
             ends.push(gyroscopic.len());
         }
         Self {
             stage_torque: rows[..stages - 1]
                 .iter()
-                .map(|row| inverse * row.iter().sum::<f64>())
+                .map(|row| inverse * real::<T>(row.iter().sum::<f64>()))
                 .collect(),
             gyroscopic,
             ends,
-            weight_torque: inverse * b.iter().sum::<f64>(),
+            weight_torque: inverse * real::<T>(b.iter().sum::<f64>()),
         }
     }
 
     /// One step from `omega` with the torque frozen at `torque`. Not inlined: kept out of the
     /// steppers' step so that their SSPRK3 path compiles as it did before the choice existed.
     #[inline(never)]
-    pub fn advance(&self, omega: &Vector3<f64>, torque: &Vector3<f64>) -> Vector3<f64> {
+    pub fn advance(&self, omega: &Vector3<T>, torque: &Vector3<T>) -> Vector3<T> {
         let mut gamma = [Vector3::zeros(); MAX_OMEGA_STAGES];
         gamma[0] = products(omega);
         let mut begin = 0;
@@ -401,11 +403,11 @@ impl FixedStepTableau {
 
 /// `base + Σ c_j ⊙ γ_j` over the listed terms, in their order.
 #[inline(always)]
-fn add_terms(
-    base: Vector3<f64>,
-    terms: &[(usize, Vector3<f64>)],
-    gamma: &[Vector3<f64>; MAX_OMEGA_STAGES],
-) -> Vector3<f64> {
+fn add_terms<T: Real>(
+    base: Vector3<T>,
+    terms: &[(usize, Vector3<T>)],
+    gamma: &[Vector3<T>; MAX_OMEGA_STAGES],
+) -> Vector3<T> {
     terms
         .iter()
         .fold(base, |sum, (j, c)| sum + c.component_mul(&gamma[*j]))
@@ -472,19 +474,19 @@ impl EulerSsprk3 {
     /// One step of size `h` from `omega` with the torque frozen at `torque`: SPIRAL Eqs. (9)–(10)
     /// (the arithmetic of [`FixedStepSsprk3::advance`]).
     #[inline]
-    pub fn advance(
+    pub fn advance<T: Real>(
         &self,
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        torque: &Vector3<f64>,
-        h: f64,
-    ) -> Vector3<f64> {
+        body: &RigidBody<T>,
+        omega: &Vector3<T>,
+        torque: &Vector3<T>,
+        h: T,
+    ) -> Vector3<T> {
         self.with_step(body, h).advance(omega, torque)
     }
 
     /// The map for one body and one step size `h`, its coefficients multiplied out once: what a
     /// fixed-step stepper holds.
-    pub fn with_step(&self, body: &RigidBody, h: f64) -> FixedStepSsprk3 {
+    pub fn with_step<T: Real>(&self, body: &RigidBody<T>, h: T) -> FixedStepSsprk3<T> {
         FixedStepStages::new(&self.a, &self.b, body, h)
     }
 
@@ -504,31 +506,31 @@ impl EulerSsprk3 {
     /// value to the next is one product, one scaling and one sum (three operations instead of
     /// six), which is what bounds the cost of a step (SPIRAL's stages are sequential).
     #[inline]
-    pub fn advance_with<F>(
+    pub fn advance_with<T: Real, F>(
         &self,
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        h: f64,
+        body: &RigidBody<T>,
+        omega: &Vector3<T>,
+        h: T,
         mut torque: F,
-    ) -> Vector3<f64>
+    ) -> Vector3<T>
     where
-        F: FnMut(f64) -> Vector3<f64>,
+        F: FnMut(T) -> Vector3<T>,
     {
         let g = body.gyroscopic_coefficients() * h;
         let scale = body.inverse_inertia() * h;
-        let d: [Vector3<f64>; STAGES] =
-            std::array::from_fn(|i| scale.component_mul(&torque(self.c[i] * h)));
+        let d: [Vector3<T>; STAGES] =
+            std::array::from_fn(|i| scale.component_mul(&torque(real::<T>(self.c[i]) * h)));
         let mut gamma = [Vector3::zeros(); STAGES];
         for (i, row) in self.a.iter().enumerate() {
             let w = add_scaled(
                 add_torque(omega, row, &d, i),
-                &row.map(|a| g * a),
+                &row.map(|a| g * real::<T>(a)),
                 &gamma,
                 i,
             );
             gamma[i] = products(&w);
         }
-        let weights = self.b.map(|b| g * b);
+        let weights = self.b.map(|b| g * real::<T>(b));
         add_scaled(
             add_torque(omega, &self.b, &d, STAGES),
             &weights,
@@ -541,19 +543,19 @@ impl EulerSsprk3 {
 /// [`EulerSsprk3`] with a frozen torque, for one body and one step size `h`, the products of
 /// the tableau's coefficients with `h κ` and `h J⁻¹` computed once (the three-stage
 /// [`FixedStepStages`]). Built by [`EulerSsprk3::with_step`].
-pub type FixedStepSsprk3 = FixedStepStages<STAGES>;
+pub type FixedStepSsprk3<T = f64> = FixedStepStages<STAGES, T>;
 
 /// `ω + Σ_{j<n} c_j d_j`.
 #[inline]
-fn add_torque(
-    omega: &Vector3<f64>,
+fn add_torque<T: Real>(
+    omega: &Vector3<T>,
     coefficients: &[f64; STAGES],
-    d: &[Vector3<f64>; STAGES],
+    d: &[Vector3<T>; STAGES],
     n: usize,
-) -> Vector3<f64> {
+) -> Vector3<T> {
     let mut sum = *omega;
     for (c, dj) in coefficients.iter().zip(d).take(n) {
-        sum += dj * *c;
+        sum += dj * real::<T>(*c);
     }
     sum
 }

@@ -15,6 +15,7 @@ use super::spiral_leapfrog::half_kick;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
 use crate::error::{Error, Result};
@@ -69,13 +70,13 @@ pub(crate) fn check_iterations(iterations: usize) -> Result<()> {
 /// # Ok::<(), lieode::Error>(())
 /// ```
 #[inline]
-pub fn omelyan_half_step(
-    body: &RigidBody,
-    omega_half: &Vector3<f64>,
-    torque: &Vector3<f64>,
-    dt: f64,
+pub fn omelyan_half_step<T: Real>(
+    body: &RigidBody<T>,
+    omega_half: &Vector3<T>,
+    torque: &Vector3<T>,
+    dt: T,
     iterations: usize,
-) -> Vector3<f64> {
+) -> Vector3<T> {
     let i = body.inertia();
     let inv = body.inverse_inertia();
     let p = omega_half;
@@ -84,9 +85,9 @@ pub fn omelyan_half_step(
     let mut w = *p;
     for _ in 0..iterations {
         w = Vector3::new(
-            p.x + dt * (torque.x + 0.5 * (pyz + w.y * w.z) * (i.y - i.z)) * inv.x,
-            p.y + dt * (torque.y + 0.5 * (pzx + w.z * w.x) * (i.z - i.x)) * inv.y,
-            p.z + dt * (torque.z + 0.5 * (pxy + w.x * w.y) * (i.x - i.y)) * inv.z,
+            p.x + dt * (torque.x + real::<T>(0.5) * (pyz + w.y * w.z) * (i.y - i.z)) * inv.x,
+            p.y + dt * (torque.y + real::<T>(0.5) * (pzx + w.z * w.x) * (i.z - i.x)) * inv.y,
+            p.z + dt * (torque.z + real::<T>(0.5) * (pxy + w.x * w.y) * (i.x - i.y)) * inv.z,
         );
     }
     w
@@ -97,20 +98,20 @@ pub fn omelyan_half_step(
 /// Cayley map `cay(v) = (1 + v)/(1 − v)` of the pure quaternion `v`; it preserves `|q|` exactly
 /// in exact arithmetic (`|(1 − a, dt ω/2)|² = (1 + a)²`).
 #[inline]
-pub(crate) fn cayley_update(q: &Quaternion<f64>, omega: &Vector3<f64>, dt: f64) -> Quaternion<f64> {
-    let a = dt * dt * omega.norm_squared() / 16.0;
-    (q * (1.0 - a) + times_pure(q, omega) * (0.5 * dt)) / (1.0 + a)
+pub(crate) fn cayley_update<T: Real>(q: &Quaternion<T>, omega: &Vector3<T>, dt: T) -> Quaternion<T> {
+    let a = dt * dt * omega.norm_squared() / real::<T>(16.0);
+    (q * (T::one() - a) + times_pure(q, omega) * (real::<T>(0.5) * dt)) / (T::one() + a)
 }
 
 /// Omelyan's half-step start: `ω_{−½} = ω_0 − (dt/2) ω̇(ω_0, τ_0)`.
 #[inline]
-pub(crate) fn omelyan_half_step_back(
-    body: &RigidBody,
-    omega: &Vector3<f64>,
-    tau: &Vector3<f64>,
-    dt: f64,
-) -> Vector3<f64> {
-    omega - body.angular_acceleration(omega, tau) * (0.5 * dt)
+pub(crate) fn omelyan_half_step_back<T: Real>(
+    body: &RigidBody<T>,
+    omega: &Vector3<T>,
+    tau: &Vector3<T>,
+    dt: T,
+) -> Vector3<T> {
+    omega - body.angular_acceleration(omega, tau) * (real::<T>(0.5) * dt)
 }
 
 /// What sets the two methods of [`OmelyanMethod`] apart: the name, the start (`ω_{−½}` from
@@ -127,6 +128,7 @@ pub(crate) mod sealed {
     use nalgebra::{Quaternion, Vector3};
 
     use crate::body::RigidBody;
+    use crate::lie::Real;
 
     /// The variant's name, start and rotor update.
     pub trait Variant: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
@@ -134,16 +136,16 @@ pub(crate) mod sealed {
         const NAME: &'static str;
 
         /// `ω_{−½}` from `ω_0` and the torque `τ_0 = τ(t_0, q_0, ω_0)` for the step `dt`.
-        fn half_step_back(
-            body: &RigidBody,
-            omega: &Vector3<f64>,
-            tau: &Vector3<f64>,
-            dt: f64,
-        ) -> Vector3<f64>;
+        fn half_step_back<T: Real>(
+            body: &RigidBody<T>,
+            omega: &Vector3<T>,
+            tau: &Vector3<T>,
+            dt: T,
+        ) -> Vector3<T>;
 
         /// `q_{n+1}` from `q_n` and `ω_{n+½}` (before any renormalisation).
-        fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64)
-        -> Quaternion<f64>;
+        fn rotor_update<T: Real>(q: &Quaternion<T>, omega_half: &Vector3<T>, dt: T)
+        -> Quaternion<T>;
     }
 }
 
@@ -157,17 +159,17 @@ impl sealed::Variant for OmelyanCayley {
     const NAME: &'static str = "omelyan";
 
     #[inline]
-    fn half_step_back(
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
+    fn half_step_back<T: Real>(
+        body: &RigidBody<T>,
+        omega: &Vector3<T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
         omelyan_half_step_back(body, omega, tau, dt)
     }
 
     #[inline]
-    fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64) -> Quaternion<f64> {
+    fn rotor_update<T: Real>(q: &Quaternion<T>, omega_half: &Vector3<T>, dt: T) -> Quaternion<T> {
         cayley_update(q, omega_half, dt)
     }
 }
@@ -232,11 +234,11 @@ impl<V: OmelyanVariant> SingleBody<OmelyanMethod<V>> {
     }
 }
 
-impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
+impl<T: Real, V: OmelyanVariant> RigidBodyMethod<T> for OmelyanMethod<V> {
     /// `(q_n, ω_{n−½})`.
     type Extra = ();
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
     const POINT_IS_CARRIED: bool = true;
@@ -253,27 +255,27 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *omega, ())
     }
 
     /// `ω_{−½}` by the variant's start.
     fn absorb_start(
         &self,
-        body: &RigidBody,
-        c: &mut Carried<Self::Extra>,
+        body: &RigidBody<T>,
+        c: &mut Carried<Self::Extra, T>,
         _: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
         c.omega = V::half_step_back(body, &c.omega, tau, dt);
         finite_rotation(&c.q, &c.omega)
@@ -283,11 +285,11 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
     #[inline(always)]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<Self::Extra>,
+        _: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -300,12 +302,12 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        c: CarriedMut<'_, Self::Extra>,
+        body: &RigidBody<T>,
+        c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let CarriedMut {
             q,
@@ -325,11 +327,11 @@ impl<V: OmelyanVariant> RigidBodyMethod for OmelyanMethod<V> {
     /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ(t_n, q_n, ω_{n−½}))`.
     fn sync(
         &self,
-        body: &RigidBody,
-        c: &Carried<Self::Extra>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
+        body: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
         half_kick(body, &c.omega, tau, dt)
     }
 }
@@ -404,7 +406,7 @@ mod tests {
     fn the_cayley_update_is_the_cayley_map_of_a_quarter_step() {
         // (1 + v)(1 − v)⁻¹ with v = dt ω/4 (pure): (1 + v)(1 + v)/(1 + |v|²).
         let q = Quaternion::new(0.5, -0.5, 0.5, 0.5);
-        let (w, dt) = (Vector3::new(0.3, -0.9, 0.6), 0.7);
+        let (w, dt) = (Vector3::new(0.3, -0.9, 0.6), 0.7f64);
         let v = Quaternion::new(0.0, w.x, w.y, w.z) * (dt / 4.0);
         let one = Quaternion::identity();
         let cay = (one + v) * (one + v) / (1.0 + v.norm_squared());

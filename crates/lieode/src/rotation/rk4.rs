@@ -8,6 +8,7 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
 use crate::tableau::registry::RK4;
@@ -103,20 +104,20 @@ impl Default for Rk4Method {
 }
 
 /// The ambient state `(q, ω) ∈ ℝ⁷` the stages work on.
-type Ambient = SVector<f64, 7>;
+type Ambient<T> = SVector<T, 7>;
 
 /// A step in progress: the state at `t_n`, the current stage's state and the stage
 /// derivatives.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rk4Stages {
-    y: Ambient,
-    x: Ambient,
-    k: [Ambient; STAGES],
+pub struct Rk4Stages<T: Real = f64> {
+    y: Ambient<T>,
+    x: Ambient<T>,
+    k: [Ambient<T>; STAGES],
 }
 
 /// The torque point of an ambient state.
 #[inline(always)]
-fn point(x: &Ambient) -> TorquePoint {
+fn point<T: Real>(x: &Ambient<T>) -> TorquePoint<T> {
     TorquePoint {
         q: Quaternion::new(x[0], x[1], x[2], x[3]),
         omega: Vector3::new(x[4], x[5], x[6]),
@@ -125,18 +126,18 @@ fn point(x: &Ambient) -> TorquePoint {
 
 /// The ambient right-hand side at `x` with the body torque `tau` there.
 #[inline]
-fn rhs(body: &RigidBody, x: &Ambient, tau: &Vector3<f64>) -> Ambient {
+fn rhs<T: Real>(body: &RigidBody<T>, x: &Ambient<T>, tau: &Vector3<T>) -> Ambient<T> {
     let TorquePoint { q, omega } = point(x);
-    let dq = times_pure(&q, &omega) * 0.5;
+    let dq = times_pure(&q, &omega) * real::<T>(0.5);
     let dw = body.angular_acceleration(&omega, tau);
-    Ambient::from([dq.w, dq.i, dq.j, dq.k, dw.x, dw.y, dw.z])
+    Ambient::<T>::from([dq.w, dq.i, dq.j, dq.k, dw.x, dw.y, dw.z])
 }
 
-impl RigidBodyMethod for Rk4Method {
+impl<T: Real> RigidBodyMethod<T> for Rk4Method {
     /// `(q_n, ω_n)`.
     type Extra = ();
-    type Pending = Rk4Stages;
-    type Constants = RigidBody;
+    type Pending = Rk4Stages<T>;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const STAGES: usize = STAGES;
     const START_EVALUATIONS: usize = 0;
@@ -153,16 +154,16 @@ impl RigidBodyMethod for Rk4Method {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *omega, ())
     }
 
@@ -170,21 +171,21 @@ impl RigidBodyMethod for Rk4Method {
     #[inline]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<Self::Extra>,
+        _: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> (Rk4Stages, TorquePoint) {
+        _: T,
+    ) -> (Rk4Stages<T>, TorquePoint<T>) {
         let Carried {
             q: q0,
             omega: omega0,
             ..
         } = c;
-        let y = Ambient::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
+        let y = Ambient::<T>::from([q0.w, q0.i, q0.j, q0.k, omega0.x, omega0.y, omega0.z]);
         let stages = Rk4Stages {
             y,
             x: y,
-            k: [Ambient::zeros(); STAGES],
+            k: [Ambient::<T>::zeros(); STAGES],
         };
         (stages, point(&y))
     }
@@ -197,19 +198,19 @@ impl RigidBodyMethod for Rk4Method {
     #[inline]
     fn stage(
         &self,
-        body: &RigidBody,
-        _: &Carried<Self::Extra>,
-        p: &mut Rk4Stages,
+        body: &RigidBody<T>,
+        _: &Carried<Self::Extra, T>,
+        p: &mut Rk4Stages<T>,
         stage: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> TorquePoint {
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> TorquePoint<T> {
         p.k[stage - 1] = rhs(body, &p.x, tau);
         let mut x = p.y;
         for j in 0..stage {
             let aij = self.a[stage * STAGES + j];
             if aij != 0.0 {
-                x.axpy(dt * aij, &p.k[j], 1.0);
+                x.axpy(dt * real::<T>(aij), &p.k[j], T::one());
             }
         }
         p.x = x;
@@ -219,18 +220,18 @@ impl RigidBodyMethod for Rk4Method {
     #[inline]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, Self::Extra>,
-        mut p: Rk4Stages,
-        tau: &Vector3<f64>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, Self::Extra, T>,
+        mut p: Rk4Stages<T>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         p.k[STAGES - 1] = rhs(body, &p.x, tau);
         let mut y1 = p.y;
         for (bi, ki) in self.b.iter().zip(&p.k) {
             if *bi != 0.0 {
-                y1.axpy(dt * *bi, ki, 1.0);
+                y1.axpy(dt * real::<T>(*bi), ki, T::one());
             }
         }
         let TorquePoint { q, omega } = point(&y1);

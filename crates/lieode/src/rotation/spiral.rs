@@ -12,6 +12,7 @@ use super::stepper::Renormalisation;
 use super::stepper::RotationalMethod;
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize};
+use crate::lie::{Real, real};
 
 /// SPIRAL, non-leapfrog (synchronous) variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024,
 /// App. A, Eqs. A.1–A.3, with the angular velocity by Eqs. 9–10).
@@ -91,12 +92,12 @@ impl OmegaIntegrated for SpiralMethod {
     }
 }
 
-impl RigidBodyMethod for SpiralMethod {
+impl<T: Real> RigidBodyMethod<T> for SpiralMethod {
     /// `(q_n, ω_n)`.
     type Extra = ();
     type Pending = ();
     /// The body and the ω map for its step.
-    type Constants = (RigidBody, FixedStepOmega);
+    type Constants = (RigidBody<T>, FixedStepOmega<T>);
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 0;
     const POINT_IS_CARRIED: bool = true;
@@ -113,16 +114,16 @@ impl RigidBodyMethod for SpiralMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants {
+    fn constants(&self, body: &RigidBody<T>, dt: T) -> Self::Constants {
         (*body, self.integrator.with_step(body, dt))
     }
 
     fn begin(
         &self,
         _: &Self::Constants,
-        q: &Quaternion<f64>,
-        w: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        q: &Quaternion<T>,
+        w: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *w, ())
     }
 
@@ -131,10 +132,10 @@ impl RigidBodyMethod for SpiralMethod {
     fn prepare(
         &self,
         _: &Self::Constants,
-        c: &Carried<Self::Extra>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -148,16 +149,17 @@ impl RigidBodyMethod for SpiralMethod {
     fn finish(
         &self,
         k: &Self::Constants,
-        c: CarriedMut<'_, Self::Extra>,
+        c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let CarriedMut { q, omega, .. } = c;
         let acceleration = k.0.angular_acceleration(omega, tau);
-        let q_next =
-            *q * exp_pure(&(*omega * (0.5 * dt))) * exp_pure(&(acceleration * (0.25 * dt * dt)));
+        let q_next = *q
+            * exp_pure(&(*omega * (real::<T>(0.5) * dt)))
+            * exp_pure(&(acceleration * (real::<T>(0.25) * dt * dt)));
         *q = if renormalise {
             normalize(&q_next)
         } else {
@@ -176,10 +178,10 @@ impl RigidBodyMethod for SpiralMethod {
 /// arguments are values, so that the hot path need not keep them in memory.
 #[cold]
 #[inline(never)]
-fn advance_out_of_line(
-    map: &FixedStepOmega,
-    omega: nalgebra::Vector3<f64>,
-    torque: nalgebra::Vector3<f64>,
-) -> nalgebra::Vector3<f64> {
+fn advance_out_of_line<T: Real>(
+    map: &FixedStepOmega<T>,
+    omega: Vector3<T>,
+    torque: Vector3<T>,
+) -> Vector3<T> {
     map.advance(&omega, &torque)
 }

@@ -12,6 +12,7 @@ use super::method::{
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::{ROTOR_NORM_SQUARED_MIN, Renormalisation, RotationalMethod, check_step_size};
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize, rotate, rotate_inverse};
 use crate::error::{Error, Result};
@@ -193,12 +194,12 @@ impl SingleBody<SpiralLeapfrogMethod> {
     }
 }
 
-impl RigidBodyMethod for SpiralLeapfrogMethod {
+impl<T: Real> RigidBodyMethod<T> for SpiralLeapfrogMethod {
     /// `(q_n, ω_{n−½})`.
     type Extra = ();
     type Pending = ();
     /// The body and the ω map for its step.
-    type Constants = (RigidBody, FixedStepOmega);
+    type Constants = (RigidBody<T>, FixedStepOmega<T>);
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 1;
     const POINT_IS_CARRIED: bool = true;
@@ -215,16 +216,16 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, dt: f64) -> Self::Constants {
+    fn constants(&self, body: &RigidBody<T>, dt: T) -> Self::Constants {
         (*body, self.integrator.with_step(body, dt))
     }
 
     fn begin(
         &self,
         _: &Self::Constants,
-        q: &Quaternion<f64>,
-        w: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        q: &Quaternion<T>,
+        w: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *w, ())
     }
 
@@ -232,12 +233,12 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     fn absorb_start(
         &self,
         k: &Self::Constants,
-        c: &mut Carried<Self::Extra>,
+        c: &mut Carried<Self::Extra, T>,
         _: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
-        c.omega = self.integrator.advance(&k.0, &c.omega, tau, -0.5 * dt);
+        c.omega = self.integrator.advance(&k.0, &c.omega, tau, real::<T>(-0.5) * dt);
         finite_rotation(&c.q, &c.omega)
     }
 
@@ -246,10 +247,10 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     fn prepare(
         &self,
         _: &Self::Constants,
-        c: &Carried<Self::Extra>,
+        c: &Carried<Self::Extra, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -263,11 +264,11 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     fn finish(
         &self,
         k: &Self::Constants,
-        c: CarriedMut<'_, Self::Extra>,
+        c: CarriedMut<'_, Self::Extra, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         match &k.1 {
             FixedStepOmega::Three(map) => {
@@ -281,10 +282,10 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
     fn sync(
         &self,
         k: &Self::Constants,
-        c: &Carried<Self::Extra>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
+        c: &Carried<Self::Extra, T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
         half_kick(&k.0, &c.omega, tau, dt)
     }
 }
@@ -292,27 +293,27 @@ impl RigidBodyMethod for SpiralLeapfrogMethod {
 /// The synchronised angular velocity of a half-step method:
 /// `ω_n ≈ ω_{n−½} + (dt/2) ω̇(ω_{n−½}, τ_n)`.
 #[inline]
-pub(crate) fn half_kick(
-    body: &RigidBody,
-    omega_half: &Vector3<f64>,
-    tau: &Vector3<f64>,
-    dt: f64,
-) -> Vector3<f64> {
-    omega_half + body.angular_acceleration(omega_half, tau) * (0.5 * dt)
+pub(crate) fn half_kick<T: Real>(
+    body: &RigidBody<T>,
+    omega_half: &Vector3<T>,
+    tau: &Vector3<T>,
+    dt: T,
+) -> Vector3<T> {
+    omega_half + body.angular_acceleration(omega_half, tau) * (real::<T>(0.5) * dt)
 }
 
 /// Eqs. 9–10 by `advance`, then Eq. 7: `ω_{n+½} = advance(ω_{n−½})`,
 /// `q_{n+1} = q_n ⊗ exp((dt/2) ω_{n+½})` (renormalised as the policy says).
 #[inline(always)]
-fn leapfrog_update(
-    c: CarriedMut<'_, ()>,
+fn leapfrog_update<T: Real>(
+    c: CarriedMut<'_, (), T>,
     renormalise: bool,
-    dt: f64,
-    advance: impl Fn(&Vector3<f64>) -> Vector3<f64>,
+    dt: T,
+    advance: impl Fn(&Vector3<T>) -> Vector3<T>,
 ) -> bool {
     let CarriedMut { q, omega, .. } = c;
     *omega = advance(omega);
-    let q_next = *q * exp_pure(&(*omega * (0.5 * dt)));
+    let q_next = *q * exp_pure(&(*omega * (real::<T>(0.5) * dt)));
     *q = if renormalise {
         normalize(&q_next)
     } else {
@@ -331,12 +332,12 @@ fn leapfrog_update(
 /// stepper it replaced (paired criterion runs).
 #[cold]
 #[inline(never)]
-fn leapfrog_update_out_of_line(
-    c: CarriedMut<'_, ()>,
+fn leapfrog_update_out_of_line<T: Real>(
+    c: CarriedMut<'_, (), T>,
     renormalise: bool,
-    dt: f64,
-    map: &FixedStepOmega,
-    torque: Vector3<f64>,
+    dt: T,
+    map: &FixedStepOmega<T>,
+    torque: Vector3<T>,
 ) -> bool {
     leapfrog_update(c, renormalise, dt, |w| map.advance(w, &torque))
 }

@@ -11,6 +11,7 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize};
 
@@ -18,12 +19,12 @@ use crate::body::quaternion::{exp_pure, normalize};
 /// `ω̈ = ∂ω̇/∂ω · ω̇ + J⁻¹ τ̇`, componentwise
 /// `ω̈_x = (τ̇_x + (ω̇_y ω_z + ω_y ω̇_z)(I_y − I_z)) / I_x` and cyclically.
 #[inline]
-fn angular_jerk(
-    body: &RigidBody,
-    omega: &Vector3<f64>,
-    acceleration: &Vector3<f64>,
-    torque_rate: &Vector3<f64>,
-) -> Vector3<f64> {
+fn angular_jerk<T: Real>(
+    body: &RigidBody<T>,
+    omega: &Vector3<T>,
+    acceleration: &Vector3<T>,
+    torque_rate: &Vector3<T>,
+) -> Vector3<T> {
     let (w, a) = (omega, acceleration);
     body.angular_acceleration(&Vector3::zeros(), torque_rate)
         + Vector3::new(
@@ -36,38 +37,38 @@ fn angular_jerk(
 
 /// The torque model of a step, `τ(t_n + s) ≈ τ + s τ' + (s²/2) τ''`.
 #[derive(Debug, Clone, Copy)]
-struct TorqueModel {
-    torque: Vector3<f64>,
-    rate: Vector3<f64>,
-    curvature: Vector3<f64>,
+struct TorqueModel<T> {
+    torque: Vector3<T>,
+    rate: Vector3<T>,
+    curvature: Vector3<T>,
 }
 
-impl TorqueModel {
+impl<T: Real> TorqueModel<T> {
     #[inline]
-    fn at(&self, s: f64) -> Vector3<f64> {
-        self.torque + self.rate * s + self.curvature * (0.5 * s * s)
+    fn at(&self, s: T) -> Vector3<T> {
+        self.torque + self.rate * s + self.curvature * (real::<T>(0.5) * s * s)
     }
 }
 
 /// One step of size `h` (possibly negative) from `(q, ω)` with a torque model: the Magnus
 /// exponent to `O(h³)` for q, SSPRK3 with the modelled stage torques for ω.
 #[inline]
-fn magnus_step(
-    body: &RigidBody,
+fn magnus_step<T: Real>(
+    body: &RigidBody<T>,
     map: &EulerSsprk3,
-    q: &Quaternion<f64>,
-    omega: &Vector3<f64>,
-    model: &TorqueModel,
-    h: f64,
-) -> (Quaternion<f64>, Vector3<f64>) {
+    q: &Quaternion<T>,
+    omega: &Vector3<T>,
+    model: &TorqueModel<T>,
+    h: T,
+) -> (Quaternion<T>, Vector3<T>) {
     let acceleration = body.angular_acceleration(omega, &model.torque);
     let jerk = angular_jerk(body, omega, &acceleration, &model.rate);
     let h2 = h * h;
     let h3 = h2 * h;
-    let exponent = omega * (0.5 * h)
-        + acceleration * (0.25 * h2)
-        + jerk * (h3 / 12.0)
-        + omega.cross(&acceleration) * (h3 / 24.0);
+    let exponent = omega * (real::<T>(0.5) * h)
+        + acceleration * (real::<T>(0.25) * h2)
+        + jerk * (h3 / real::<T>(12.0))
+        + omega.cross(&acceleration) * (h3 / real::<T>(24.0));
     let q_next = q * exp_pure(&exponent);
     let omega_next = map.advance_with(body, omega, h, |s| model.at(s));
     (q_next, omega_next)
@@ -161,32 +162,34 @@ pub struct SpiralMagnusMethod {
 
 /// What [`SpiralMagnusMethod`] carries for a body beside `q_n` and `ω_n`: its torque history.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpiralMagnusHistory {
+pub struct SpiralMagnusHistory<T: Real = f64> {
     /// `τ_{n−1}`, `τ_{n−2}` (the first `known` of them are valid).
-    previous: [Vector3<f64>; 2],
+    previous: [Vector3<T>; 2],
     known: u8,
     /// The torque rate of the first step, from the start's predictor.
-    start_rate: Vector3<f64>,
+    start_rate: Vector3<T>,
 }
 
 /// `τ_{n−1}`, `τ_{n−2}`, the number of them known (0, 1 or 2, exactly as a double) and the
 /// first step's torque rate: 10 doubles.
-impl super::method::PackedState for SpiralMagnusHistory {
+impl<T: Real> super::method::PackedState<T> for SpiralMagnusHistory<T> {
     const LEN: usize = 10;
 
-    fn pack(&self, out: &mut [f64]) {
+    fn pack(&self, out: &mut [T]) {
         let [a, b] = &self.previous;
         let values = (a.iter().chain(b.iter()).copied())
-            .chain([f64::from(self.known)])
+            .chain([real::<T>(f64::from(self.known))])
             .chain(self.start_rate.iter().copied());
         out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
     }
 
-    fn unpack(data: &[f64]) -> Option<Self> {
+    fn unpack(data: &[T]) -> Option<Self> {
         let [a0, a1, a2, b0, b1, b2, known, r0, r1, r2, ..] = data else {
             return None;
         };
-        let known = [0u8, 1, 2].into_iter().find(|k| f64::from(*k) == *known)?;
+        let known = [0u8, 1, 2]
+            .into_iter()
+            .find(|k| real::<T>(f64::from(*k)) == *known)?;
         Some(Self {
             previous: [Vector3::new(*a0, *a1, *a2), Vector3::new(*b0, *b1, *b2)],
             known,
@@ -195,10 +198,10 @@ impl super::method::PackedState for SpiralMagnusHistory {
     }
 }
 
-impl RigidBodyMethod for SpiralMagnusMethod {
-    type Extra = SpiralMagnusHistory;
+impl<T: Real> RigidBodyMethod<T> for SpiralMagnusMethod {
+    type Extra = SpiralMagnusHistory<T>;
     type Pending = ();
-    type Constants = RigidBody;
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = false;
     const START_EVALUATIONS: usize = 2;
     const POINT_IS_CARRIED: bool = true;
@@ -215,16 +218,16 @@ impl RigidBodyMethod for SpiralMagnusMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<SpiralMagnusHistory> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<SpiralMagnusHistory<T>, T> {
         let history = SpiralMagnusHistory {
             previous: [Vector3::zeros(); 2],
             known: 0,
@@ -237,11 +240,11 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     /// first start evaluation).
     fn start_point(
         &self,
-        body: &RigidBody,
-        c: &Carried<SpiralMagnusHistory>,
+        body: &RigidBody<T>,
+        c: &Carried<SpiralMagnusHistory<T>, T>,
         _: usize,
-        dt: f64,
-    ) -> TorquePoint {
+        dt: T,
+    ) -> TorquePoint<T> {
         let frozen = TorqueModel {
             torque: c.extra.previous[0],
             rate: Vector3::zeros(),
@@ -255,11 +258,11 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     /// `(τ(t_0 + dt, q̃_1, ω̃_1) − τ_0)/dt`.
     fn absorb_start(
         &self,
-        _: &RigidBody,
-        c: &mut Carried<SpiralMagnusHistory>,
+        _: &RigidBody<T>,
+        c: &mut Carried<SpiralMagnusHistory<T>, T>,
         stage: usize,
-        tau: &Vector3<f64>,
-        dt: f64,
+        tau: &Vector3<T>,
+        dt: T,
     ) -> bool {
         if stage == 0 {
             c.extra.previous[0] = *tau;
@@ -273,11 +276,11 @@ impl RigidBodyMethod for SpiralMagnusMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        _: &RigidBody,
-        c: &Carried<SpiralMagnusHistory>,
+        _: &RigidBody<T>,
+        c: &Carried<SpiralMagnusHistory<T>, T>,
         _: bool,
-        _: f64,
-    ) -> ((), TorquePoint) {
+        _: T,
+    ) -> ((), TorquePoint<T>) {
         (
             (),
             TorquePoint {
@@ -289,20 +292,20 @@ impl RigidBodyMethod for SpiralMagnusMethod {
 
     fn finish(
         &self,
-        body: &RigidBody,
-        c: CarriedMut<'_, SpiralMagnusHistory>,
+        body: &RigidBody<T>,
+        c: CarriedMut<'_, SpiralMagnusHistory<T>, T>,
         _: (),
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         renormalise: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
         let [p1, p2] = c.extra.previous;
         let (rate, curvature) = match c.extra.known {
             0 => (c.extra.start_rate, Vector3::zeros()),
             1 => ((tau - p1) / dt, Vector3::zeros()),
             _ => (
-                (tau * 3.0 - p1 * 4.0 + p2) / (2.0 * dt),
-                (tau - p1 * 2.0 + p2) / (dt * dt),
+                (tau * real::<T>(3.0) - p1 * real::<T>(4.0) + p2) / (real::<T>(2.0) * dt),
+                (tau - p1 * real::<T>(2.0) + p2) / (dt * dt),
             ),
         };
         let model = TorqueModel {

@@ -6,6 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 use super::omega_integrator::EulerSsprk3;
 use super::omelyan::{OmelyanMethod, OmelyanVariant, sealed};
 use super::single_body::SingleBody;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::exp_pure;
 
@@ -19,18 +20,18 @@ impl sealed::Variant for SpiralExponential {
     const NAME: &'static str = "spiral_omelyan";
 
     #[inline]
-    fn half_step_back(
-        body: &RigidBody,
-        omega: &Vector3<f64>,
-        tau: &Vector3<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
-        EulerSsprk3::new().advance(body, omega, tau, -0.5 * dt)
+    fn half_step_back<T: Real>(
+        body: &RigidBody<T>,
+        omega: &Vector3<T>,
+        tau: &Vector3<T>,
+        dt: T,
+    ) -> Vector3<T> {
+        EulerSsprk3::new().advance(body, omega, tau, real::<T>(-0.5) * dt)
     }
 
     #[inline]
-    fn rotor_update(q: &Quaternion<f64>, omega_half: &Vector3<f64>, dt: f64) -> Quaternion<f64> {
-        q * exp_pure(&(omega_half * (0.5 * dt)))
+    fn rotor_update<T: Real>(q: &Quaternion<T>, omega_half: &Vector3<T>, dt: T) -> Quaternion<T> {
+        q * exp_pure(&(omega_half * (real::<T>(0.5) * dt)))
     }
 }
 

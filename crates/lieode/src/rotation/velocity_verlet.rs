@@ -8,6 +8,7 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
+use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
 
@@ -78,13 +79,13 @@ pub type VelocityVerlet = SingleBody<VelocityVerletMethod>;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct VelocityVerletMethod;
 
-impl RigidBodyMethod for VelocityVerletMethod {
+impl<T: Real> RigidBodyMethod<T> for VelocityVerletMethod {
     /// `(q_n, ω_n, τ_n)`: the body torque at `(t_n, q_n)`, evaluated at the end of the previous
     /// step (at the start for `n = 0`).
-    type Extra = Vector3<f64>;
+    type Extra = Vector3<T>;
     /// The new rotor and `ω_{n+½}`.
-    type Pending = (Quaternion<f64>, Vector3<f64>);
-    type Constants = RigidBody;
+    type Pending = (Quaternion<T>, Vector3<T>);
+    type Constants = RigidBody<T>;
     const TORQUE_AT_END: bool = true;
     const START_EVALUATIONS: usize = 1;
     const SYNC_EVALUATES: bool = false;
@@ -100,27 +101,27 @@ impl RigidBodyMethod for VelocityVerletMethod {
         }
     }
 
-    fn constants(&self, body: &RigidBody, _: f64) -> RigidBody {
+    fn constants(&self, body: &RigidBody<T>, _: T) -> RigidBody<T> {
         *body
     }
 
     fn begin(
         &self,
-        _: &RigidBody,
-        q: &Quaternion<f64>,
-        omega: &Vector3<f64>,
-    ) -> Carried<Self::Extra> {
+        _: &RigidBody<T>,
+        q: &Quaternion<T>,
+        omega: &Vector3<T>,
+    ) -> Carried<Self::Extra, T> {
         Carried::new(*q, *omega, Vector3::zeros())
     }
 
     /// `τ_0 = τ(t_0, q_0, ω_0)`.
     fn absorb_start(
         &self,
-        _: &RigidBody,
-        c: &mut Carried<Self::Extra>,
+        _: &RigidBody<T>,
+        c: &mut Carried<Self::Extra, T>,
         _: usize,
-        tau: &Vector3<f64>,
-        _: f64,
+        tau: &Vector3<T>,
+        _: T,
     ) -> bool {
         c.extra = *tau;
         true
@@ -130,19 +131,19 @@ impl RigidBodyMethod for VelocityVerletMethod {
     #[inline(always)]
     fn prepare(
         &self,
-        body: &RigidBody,
-        c: &Carried<Self::Extra>,
+        body: &RigidBody<T>,
+        c: &Carried<Self::Extra, T>,
         renormalise: bool,
-        dt: f64,
-    ) -> (Self::Pending, TorquePoint) {
+        dt: T,
+    ) -> (Self::Pending, TorquePoint<T>) {
         let Carried {
             q,
             omega,
             extra: torque,
         } = c;
-        let half = 0.5 * dt;
-        let omega_half = omega + half * body.angular_acceleration(omega, torque);
-        let q_next = q + times_pure(q, &omega_half) * (0.5 * dt);
+        let half = real::<T>(0.5) * dt;
+        let omega_half = omega + body.angular_acceleration(omega, torque) * half;
+        let q_next = q + times_pure(q, &omega_half) * (real::<T>(0.5) * dt);
         let q_next = if renormalise {
             normalize(&q_next)
         } else {
@@ -157,22 +158,22 @@ impl RigidBodyMethod for VelocityVerletMethod {
 
     /// `(q_{n+1}, ω_{n+½})`, the point itself.
     #[inline(always)]
-    fn pending_from_point(&self, point: &TorquePoint) -> Option<Self::Pending> {
+    fn pending_from_point(&self, point: &TorquePoint<T>) -> Option<Self::Pending> {
         Some((point.q, point.omega))
     }
 
     #[inline(always)]
     fn finish(
         &self,
-        body: &RigidBody,
-        mut c: CarriedMut<'_, Self::Extra>,
+        body: &RigidBody<T>,
+        mut c: CarriedMut<'_, Self::Extra, T>,
         (q, omega_half): Self::Pending,
-        tau: &Vector3<f64>,
+        tau: &Vector3<T>,
         _: bool,
-        dt: f64,
+        dt: T,
     ) -> bool {
-        let half = 0.5 * dt;
-        let omega = omega_half + half * body.angular_acceleration(&omega_half, tau);
+        let half = real::<T>(0.5) * dt;
+        let omega = omega_half + body.angular_acceleration(&omega_half, tau) * half;
         c.set(q, omega, *tau);
         finite_rotation(&q, &omega)
     }
