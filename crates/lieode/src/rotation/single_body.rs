@@ -11,6 +11,7 @@ use super::stepper::{
 use crate::body::{RigidBody, Torque};
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
+use crate::lie::Real;
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInfo, not_started};
 
 /// The method `K` on one body: the single-body stepper every catalogue method derives from its
@@ -43,12 +44,12 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, StepperInf
 /// # Ok::<(), lieode::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct SingleBody<K: RigidBodyMethod> {
+pub struct SingleBody<K: RigidBodyMethod<S>, S: Real = f64> {
     method: K,
-    body: RigidBody,
+    body: RigidBody<S>,
     /// The policy (its count restarts with every run).
     renormaliser: Renormaliser,
-    run: Option<Run<K>>,
+    run: Option<Run<K, S>>,
     stats: Stats,
 }
 
@@ -56,23 +57,24 @@ pub struct SingleBody<K: RigidBodyMethod> {
 /// count.
 #[derive(Debug, Clone)]
 #[repr(C)]
-struct Run<K: RigidBodyMethod> {
-    carried: Carried<K::Extra>,
+struct Run<K: RigidBodyMethod<S>, S: Real> {
+    carried: Carried<K::Extra, S>,
     constants: K::Constants,
     clock: FixedClock,
     renormaliser: Renormaliser,
 }
 
-impl<K: RigidBodyMethod + Default> SingleBody<K> {
-    /// The method for `body`, with its default parameters and normalisation policy.
-    pub fn new(body: RigidBody) -> Self {
+impl<K: RigidBodyMethod<S> + Default, S: Real> SingleBody<K, S> {
+    /// The method for `body`, with its default parameters and normalisation policy (over dual
+    /// numbers for sensitivities: a body with dual moments, [`crate::sensitivity`]).
+    pub fn new(body: RigidBody<S>) -> Self {
         Self::with_method(K::default(), body)
     }
 }
 
-impl<K: RigidBodyMethod> SingleBody<K> {
+impl<K: RigidBodyMethod<S>, S: Real> SingleBody<K, S> {
     /// The method `method` for `body`, with the method's default normalisation policy.
-    pub fn with_method(method: K, body: RigidBody) -> Self {
+    pub fn with_method(method: K, body: RigidBody<S>) -> Self {
         let policy = method.info().default_renormalisation;
         Self {
             renormaliser: Renormaliser::new(policy).unwrap_or(Renormaliser::NEVER),
@@ -111,7 +113,7 @@ impl<K: RigidBodyMethod> SingleBody<K> {
     /// running stepper goes on with the new definition's constants.
     pub(crate) fn with_method_parameters(mut self, method: K) -> Self {
         if let Some(run) = &mut self.run {
-            run.constants = method.constants(&self.body, run.clock.dt());
+            run.constants = method.constants(&self.body, S::from_subset(&run.clock.dt()));
         }
         Self { method, ..self }
     }
@@ -122,7 +124,7 @@ impl<K: RigidBodyMethod> SingleBody<K> {
     }
 
     /// The method's carried state (`None` before the start).
-    pub fn carried(&self) -> Option<&Carried<K::Extra>> {
+    pub fn carried(&self) -> Option<&Carried<K::Extra, S>> {
         self.run.as_ref().map(|r| &r.carried)
     }
 
@@ -138,7 +140,7 @@ impl<K: RigidBodyMethod> SingleBody<K> {
     }
 }
 
-impl<K: RigidBodyMethod + OmegaIntegrated> SingleBody<K> {
+impl<K: RigidBodyMethod<S> + OmegaIntegrated, S: Real> SingleBody<K, S> {
     /// The method with the angular velocity advanced by `integrator` instead of SSPRK3
     /// (SPIRAL Eqs. 9–10 with another explicit tableau, the torque still frozen over the step;
     /// the leapfrog variant uses the same tableau for the start's half step back; see
@@ -153,7 +155,7 @@ impl<K: RigidBodyMethod + OmegaIntegrated> SingleBody<K> {
     }
 }
 
-impl<K: RigidBodyMethod> StepperInfo for SingleBody<K> {
+impl<K: RigidBodyMethod<S>, S: Real> StepperInfo for SingleBody<K, S> {
     fn name(&self) -> &str {
         self.method.info().name
     }
@@ -205,9 +207,11 @@ impl<K: RigidBodyMethod> RotationalMethod for SingleBody<K> {
     }
 }
 
-impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
-    type State = RotationalState;
-    type Segment = NoDenseOutput<RotationalState>;
+/// Over `f64`, and over dual numbers for sensitivities ([`crate::sensitivity`]: the body's
+/// moments, the initial state and the torque's parameters as dual numbers, the time `f64`).
+impl<K: RigidBodyMethod<S>, S: Real, T: Torque<S>> Stepper<T> for SingleBody<K, S> {
+    type State = RotationalState<S>;
+    type Segment = NoDenseOutput<RotationalState<S>>;
 
     /// Starts at `y0` on the fixed-step `span`: the method's start, with its start evaluations
     /// of the torque (evaluation `s` at `t_0 + s·dt`).
@@ -217,13 +221,13 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
     /// state; [`Error::InvalidParameter`] naming `state` for a rotor with `|q|²` zero,
     /// subnormal or overflowing; [`Error::NonFiniteState`] for a non-finite torque (`torque`)
     /// or start (`state`).
-    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState) -> Result<()> {
+    fn start(&mut self, torque: &mut T, span: &Span, y0: &RotationalState<S>) -> Result<()> {
         // A failed start leaves the stepper unstarted, not on the previous run.
         self.run = None;
         let clock = FixedClock::forward(span, y0.t)?;
         check_start_state(y0)?;
         let dt = clock.dt();
-        let constants = self.method.constants(&self.body, dt);
+        let constants = self.method.constants(&self.body, S::from_subset(&dt));
         let mut carried = self.method.begin(&constants, &y0.q, &y0.omega);
         for stage in 0..K::START_EVALUATIONS {
             let t = clock.after(stage as u64);
@@ -233,7 +237,8 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
                     omega: y0.omega,
                 }
             } else {
-                self.method.start_point(&constants, &carried, stage, dt)
+                self.method
+                    .start_point(&constants, &carried, stage, S::from_subset(&dt))
             };
             if !finite_rotation(&at.q, &at.omega) {
                 return Err(Error::NonFiniteState { what: "state", t });
@@ -241,7 +246,7 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
             let tau = checked_torque(torque, t, &at.q, &at.omega)?;
             if !self
                 .method
-                .absorb_start(&constants, &mut carried, stage, &tau, dt)
+                .absorb_start(&constants, &mut carried, stage, &tau, S::from_subset(&dt))
             {
                 return Err(Error::NonFiniteState {
                     what: "state",
@@ -278,9 +283,9 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
         // The policy is matched once, so that the step's arithmetic sees a constant: a run-time
         // flag inside joined the two rotors through the stack.
         if renormalise {
-            step_run::<K, T, true>(&self.method, run, torque)?;
+            step_run::<K, S, T, true>(&self.method, run, torque)?;
         } else {
-            step_run::<K, T, false>(&self.method, run, torque)?;
+            step_run::<K, S, T, false>(&self.method, run, torque)?;
         }
         self.stats.rhs_evaluations += self.method.info().evaluations;
         Ok(run.clock.advance(&mut self.stats))
@@ -292,11 +297,11 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
     /// # Errors
     /// [`not_started`] before the start; [`Error::NonFiniteState`] for a non-finite torque or
     /// synchronised state.
-    fn state(&mut self, torque: &mut T) -> Result<RotationalState> {
+    fn state(&mut self, torque: &mut T) -> Result<RotationalState<S>> {
         let Some(run) = self.run.as_ref() else {
             return Err(not_started());
         };
-        let (t, dt) = (run.clock.time(), run.clock.dt());
+        let (t, dt) = (run.clock.time(), S::from_subset(&run.clock.dt()));
         let tau = if K::SYNC_EVALUATES {
             let (_, at) = self.method.prepare(&run.constants, &run.carried, false, dt);
             let tau = checked_torque(torque, t, &at.q, &at.omega)?;
@@ -306,7 +311,11 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
             Vector3::zeros()
         };
         let omega = self.method.sync(&run.constants, &run.carried, &tau, dt);
-        let state = RotationalState::new(t, run.carried.q, omega);
+        let state = RotationalState {
+            t,
+            q: run.carried.q,
+            omega,
+        };
         // A synchronised ω may overflow where the carried half-step values did not (Fincham,
         // Omelyan: ω_n from L_{n−½} + (dt/2)M).
         state.check_finite("state")?;
@@ -324,15 +333,16 @@ impl<K: RigidBodyMethod, T: Torque> Stepper<T> for SingleBody<K> {
 /// [`Error::NonFiniteState`] for a non-finite torque (`torque`, at its time) or new state
 /// (`state`, at `t_{n+1}`).
 #[inline(always)]
-fn step_run<K: RigidBodyMethod, T: Torque, const RENORMALISE: bool>(
+fn step_run<K: RigidBodyMethod<S>, S: Real, T: Torque<S>, const RENORMALISE: bool>(
     method: &K,
-    run: &mut Run<K>,
+    run: &mut Run<K, S>,
     torque: &mut T,
 ) -> Result<()> {
-    let dt = run.clock.dt();
+    let step = run.clock.dt();
+    let dt = S::from_subset(&step);
     let (mut pending, mut at) = method.prepare(&run.constants, &run.carried, RENORMALISE, dt);
     let mut t_torque = if K::STAGES > 1 {
-        run.clock.time() + method.stage_fraction(0) * dt
+        run.clock.time() + method.stage_fraction(0) * step
     } else if K::TORQUE_AT_END {
         run.clock.next_time()
     } else {
@@ -341,7 +351,7 @@ fn step_run<K: RigidBodyMethod, T: Torque, const RENORMALISE: bool>(
     for stage in 1..K::STAGES {
         let tau = checked_torque(torque, t_torque, &at.q, &at.omega)?;
         at = method.stage(&run.constants, &run.carried, &mut pending, stage, &tau, dt);
-        t_torque = run.clock.time() + method.stage_fraction(stage) * dt;
+        t_torque = run.clock.time() + method.stage_fraction(stage) * step;
     }
     let (q, omega) = if K::POINT_IS_CARRIED && K::STAGES == 1 {
         (&run.carried.q, &run.carried.omega)

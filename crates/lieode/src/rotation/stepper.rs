@@ -7,18 +7,19 @@ use nalgebra::{Quaternion, Vector3};
 use crate::body::quaternion::normalize;
 use crate::body::{RigidBody, Torque};
 use crate::error::{Error, Result};
+use crate::lie::{Real, real, to_f64};
 use crate::stepper::{NoDenseOutput, Stepper, StepperInfo};
 
 /// The state of a rotating body at one time: the rotor `q` (body → lab, scalar first) and the
 /// body angular velocity `ω`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RotationalState {
+pub struct RotationalState<S: Real = f64> {
     /// The time.
     pub t: f64,
     /// The rotor (unit up to the method's normalisation policy).
-    pub q: Quaternion<f64>,
+    pub q: Quaternion<S>,
     /// The body angular velocity.
-    pub omega: Vector3<f64>,
+    pub omega: Vector3<S>,
 }
 
 impl RotationalState {
@@ -26,18 +27,21 @@ impl RotationalState {
     pub fn new(t: f64, q: Quaternion<f64>, omega: Vector3<f64>) -> Self {
         Self { t, q, omega }
     }
+}
 
-    /// Checks that every entry is finite.
+impl<S: Real> RotationalState<S> {
+    /// Checks that every entry is finite (over dual numbers: the real parts).
     ///
     /// # Errors
     /// [`Error::NonFiniteState`] with `what` naming the state and its time.
     #[inline]
     pub(crate) fn check_finite(&self, what: &'static str) -> Result<()> {
         // One branch instead of eight: 0·x is ±0 for finite x and NaN otherwise.
-        let probe = self.t * 0.0
-            + self.q.coords.iter().fold(0.0, |s, x| s + x * 0.0)
-            + self.omega.iter().fold(0.0, |s, x| s + x * 0.0);
-        if probe == 0.0 {
+        let zero = S::zero();
+        let probe = real::<S>(self.t * 0.0)
+            + self.q.coords.iter().fold(zero, |s, x| s + *x * zero)
+            + self.omega.iter().fold(zero, |s, x| s + *x * zero);
+        if probe == zero {
             Ok(())
         } else {
             Err(Error::NonFiniteState { what, t: self.t })
@@ -216,11 +220,11 @@ pub const ROTOR_NORM_SQUARED_MIN: f64 = 1e-292;
 /// [`Error::NonFinite`] naming `state` for a non-finite state; [`Error::InvalidParameter`]
 /// naming `state` for a rotor with `|q|²` zero, below [`ROTOR_NORM_SQUARED_MIN`] or
 /// overflowing.
-pub(crate) fn check_start_state(state: &RotationalState) -> Result<()> {
+pub(crate) fn check_start_state<S: Real>(state: &RotationalState<S>) -> Result<()> {
     state
         .check_finite("state")
         .map_err(|_| Error::NonFinite { name: "state" })?;
-    let norm_squared = state.q.norm_squared();
+    let norm_squared = to_f64(state.q.norm_squared());
     if !(norm_squared.is_finite() && norm_squared >= ROTOR_NORM_SQUARED_MIN) {
         return Err(Error::InvalidParameter {
             name: "state",
@@ -256,13 +260,13 @@ pub(crate) fn check_step_size(dt: f64) -> Result<()> {
 /// # Errors
 /// [`Error::NonFiniteState`] with `what = "torque"` at time `t`.
 #[inline(always)]
-pub(crate) fn checked_torque<T: Torque>(
+pub(crate) fn checked_torque<S: Real, T: Torque<S>>(
     torque: &T,
     t: f64,
-    q: &Quaternion<f64>,
-    omega: &Vector3<f64>,
-) -> Result<Vector3<f64>> {
-    let tau = torque.body_torque(t, q, omega);
+    q: &Quaternion<S>,
+    omega: &Vector3<S>,
+) -> Result<Vector3<S>> {
+    let tau = torque.body_torque(real::<S>(t), q, omega);
     if tau.x.is_finite() && tau.y.is_finite() && tau.z.is_finite() {
         Ok(tau)
     } else {
