@@ -4,7 +4,7 @@ use nalgebra::{Matrix3, Quaternion, SymmetricEigen, Vector3};
 
 use super::quaternion::{rotate, rotate_inverse};
 use crate::error::{Error, Result};
-use crate::lie::{Real, cast_scalar, real};
+use crate::lie::{Real, cast_scalar, real, to_f64};
 
 /// A rigid body described in its principal-axis (body) frame by the principal moments of
 /// inertia `J = diag(I_x, I_y, I_z)`, over the scalar `T` (`f64` by default; dual numbers for
@@ -180,6 +180,41 @@ impl RigidBody {
 }
 
 impl<T: Real> RigidBody<T> {
+    /// The body with principal moments `inertia` over the scalar `T` — dual numbers whose
+    /// derivative parts make the moments parameters of a sensitivity run
+    /// ([`crate::sensitivity`]). The real parts are checked as [`RigidBody::new`] checks its
+    /// moments; `J⁻¹` and `κ` are computed over `T` in the operations of `RigidBody::new`. (Their
+    /// real parts are those of the `f64` body to rounding, not always bit for bit: `num-dual`
+    /// divides by a dual number by multiplying with its reciprocal.)
+    ///
+    /// # Errors
+    /// Those of [`RigidBody::new`] for the real parts.
+    ///
+    /// # Examples
+    /// ```
+    /// use lieode::rotation::RigidBody;
+    /// use lieode::sensitivity::{Dual, Seeds};
+    /// use nalgebra::Vector3;
+    ///
+    /// let mut seeds = Seeds::<3>::new();
+    /// let moments = seeds.vector("inertia", &Vector3::new(1.0, 2.0, 2.5))?;
+    /// let body = RigidBody::from_scalar_moments(moments)?;
+    /// // κ_x = (I_y − I_z)/I_x: ∂κ_x/∂I_y = 1/I_x.
+    /// let kappa = body.gyroscopic_coefficients().x;
+    /// assert_eq!(kappa.re, RigidBody::new([1.0, 2.0, 2.5])?.gyroscopic_coefficients().x);
+    /// assert_eq!(lieode::sensitivity::vector_jacobian(&Vector3::new(kappa, kappa, kappa))[(0, 1)], 1.0);
+    /// # Ok::<(), lieode::Error>(())
+    /// ```
+    pub fn from_scalar_moments(inertia: Vector3<T>) -> Result<Self> {
+        RigidBody::new(inertia.map(to_f64).into())?;
+        let (a, b, c) = (inertia.x, inertia.y, inertia.z);
+        Ok(Self {
+            inertia,
+            inverse: inertia.map(|i| T::one() / i),
+            gyroscopic: Vector3::new((b - c) / a, (c - a) / b, (a - b) / c),
+        })
+    }
+
     /// The same body over the scalar `S`: every stored coefficient (`J`, `J⁻¹`, `κ`) converted
     /// as it is, not recomputed (for `f64 → S` the values are exact; a dual number keeps only
     /// its real part), so that Euler's equations over `S` round their real parts as in `f64`.

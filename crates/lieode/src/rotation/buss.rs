@@ -10,9 +10,9 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize, rotate, rotation_matrix};
+use crate::lie::{Real, real};
 
 /// Buss's method (S. R. Buss, *Accurate and efficient simulation of rigid-body rotations*,
 /// J. Comput. Phys. 164 (2000) 377–406, the "augmented second-order" update; SPIRAL App. B.4,
@@ -141,7 +141,11 @@ fn rotation<T: Real>(q: &Quaternion<T>) -> Matrix3<T> {
 
 /// `R J⁻¹ Rᵀ v`.
 #[inline]
-fn apply_inverse_inertia<T: Real>(body: &RigidBody<T>, r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
+fn apply_inverse_inertia<T: Real>(
+    body: &RigidBody<T>,
+    r: &Matrix3<T>,
+    v: &Vector3<T>,
+) -> Vector3<T> {
     r * body.body_angular_velocity(&(r.transpose() * v))
 }
 

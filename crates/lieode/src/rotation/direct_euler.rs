@@ -9,9 +9,9 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
+use crate::lie::{Real, real};
 
 /// Direct Euler (SPIRAL App. B.1, Eq. (B.1), after the paper's
 /// ref. 7, Boyce & DiPrima): with `τ_n = τ(t_n, q_n, ω_n)`,

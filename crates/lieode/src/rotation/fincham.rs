@@ -8,9 +8,9 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotate, rotate_inverse, times_pure};
+use crate::lie::{Real, real};
 use crate::stepper::StepperInfo;
 
 /// Fincham's leapfrog (D. Fincham, *Leapfrog rotational algorithms*, Mol. Simul. 8 (1992)

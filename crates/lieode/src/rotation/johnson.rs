@@ -8,9 +8,9 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, pure, rotate, rotation_matrix};
+use crate::lie::{Real, real};
 
 /// Johnson et al. (S. M. Johnson, J. R. Williams, B. K. Cook, *Quaternion-based rigid body
 /// rotation integration algorithms for use in particle methods*, Int. J. Numer. Meth. Eng. 74

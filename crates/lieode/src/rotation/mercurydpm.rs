@@ -9,12 +9,12 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, rotation_matrix};
 use crate::error::{Error, Result};
 use crate::lie::so3::So3;
 use crate::lie::unit_quaternion::UnitQuat;
+use crate::lie::{Real, real};
 use crate::stepper::StepperInfo;
 
 /// The number of fixed-point iterations of MercuryDPM and of the SPIRAL benchmark.

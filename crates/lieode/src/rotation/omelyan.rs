@@ -15,10 +15,10 @@ use super::spiral_leapfrog::half_kick;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
 use crate::error::{Error, Result};
+use crate::lie::{Real, real};
 #[cfg(doc)]
 use crate::stepper::Stepper;
 
@@ -98,7 +98,11 @@ pub fn omelyan_half_step<T: Real>(
 /// Cayley map `cay(v) = (1 + v)/(1 − v)` of the pure quaternion `v`; it preserves `|q|` exactly
 /// in exact arithmetic (`|(1 − a, dt ω/2)|² = (1 + a)²`).
 #[inline]
-pub(crate) fn cayley_update<T: Real>(q: &Quaternion<T>, omega: &Vector3<T>, dt: T) -> Quaternion<T> {
+pub(crate) fn cayley_update<T: Real>(
+    q: &Quaternion<T>,
+    omega: &Vector3<T>,
+    dt: T,
+) -> Quaternion<T> {
     let a = dt * dt * omega.norm_squared() / real::<T>(16.0);
     (q * (T::one() - a) + times_pure(q, omega) * (real::<T>(0.5) * dt)) / (T::one() + a)
 }
@@ -144,8 +148,11 @@ pub(crate) mod sealed {
         ) -> Vector3<T>;
 
         /// `q_{n+1}` from `q_n` and `ω_{n+½}` (before any renormalisation).
-        fn rotor_update<T: Real>(q: &Quaternion<T>, omega_half: &Vector3<T>, dt: T)
-        -> Quaternion<T>;
+        fn rotor_update<T: Real>(
+            q: &Quaternion<T>,
+            omega_half: &Vector3<T>,
+            dt: T,
+        ) -> Quaternion<T>;
     }
 }
 

@@ -8,9 +8,9 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
+use crate::lie::{Real, real};
 use crate::tableau::registry::RK4;
 
 /// Stages of the classical method.

@@ -12,10 +12,10 @@ use super::method::{
 use super::omega_integrator::{FixedStepOmega, OmegaIntegrated, OmegaIntegrator};
 use super::single_body::SingleBody;
 use super::stepper::{ROTOR_NORM_SQUARED_MIN, Renormalisation, RotationalMethod, check_step_size};
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize, rotate, rotate_inverse};
 use crate::error::{Error, Result};
+use crate::lie::{Real, real};
 
 /// SPIRAL, leapfrog variant (del Valle, Angelidakis, Roy, Muñoz, Pöschel 2024, §2, Eqs. 7–10).
 ///
@@ -238,7 +238,9 @@ impl<T: Real> RigidBodyMethod<T> for SpiralLeapfrogMethod {
         tau: &Vector3<T>,
         dt: T,
     ) -> bool {
-        c.omega = self.integrator.advance(&k.0, &c.omega, tau, real::<T>(-0.5) * dt);
+        c.omega = self
+            .integrator
+            .advance(&k.0, &c.omega, tau, real::<T>(-0.5) * dt);
         finite_rotation(&c.q, &c.omega)
     }
 

@@ -11,9 +11,9 @@ use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
 #[cfg(doc)]
 use super::stepper::RotationalMethod;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{exp_pure, normalize};
+use crate::lie::{Real, real};
 
 /// The time derivative of Euler's equations (SPIRAL Eq. 8) along a motion:
 /// `ω̈ = ∂ω̇/∂ω · ω̇ + J⁻¹ τ̇`, componentwise

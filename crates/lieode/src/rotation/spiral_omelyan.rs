@@ -6,9 +6,9 @@ use nalgebra::{Quaternion, Vector3};
 use super::omega_integrator::EulerSsprk3;
 use super::omelyan::{OmelyanMethod, OmelyanVariant, sealed};
 use super::single_body::SingleBody;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::exp_pure;
+use crate::lie::{Real, real};
 
 /// The SPIRAL variant of [`OmelyanMethod`], the method [`SpiralOmelyan`]: SPIRAL's start (the
 /// SSPRK3 map of step `−dt/2` with the initial torque frozen, [`EulerSsprk3`]) and SPIRAL's

@@ -8,9 +8,9 @@ use super::method::{
 };
 use super::single_body::SingleBody;
 use super::stepper::Renormalisation;
-use crate::lie::{Real, real};
 use crate::body::RigidBody;
 use crate::body::quaternion::{normalize, times_pure};
+use crate::lie::{Real, real};
 
 /// Velocity Verlet (SPIRAL App. B.2, Eqs. B.2–B.3; Verlet 1967 52 of the paper), every
 /// quantity in the body frame. With `τ_n` the torque cached from the previous step (or from

@@ -63,7 +63,9 @@ mod jacobian;
 mod replay;
 mod seeds;
 
-pub use jacobian::{group_jacobian, real_part, vector_jacobian};
+pub use jacobian::{
+    group_jacobian, real_part, rotational_jacobian, rotor_jacobian, vector_jacobian,
+};
 pub use replay::replay;
 pub use seeds::Seeds;
 

@@ -1,6 +1,6 @@
 //! [`Seeds`]: the inputs of a sensitivity run as dual numbers, one derivative direction each.
 
-use nalgebra::{DefaultAllocator, OVector, SVector, allocator::Allocator};
+use nalgebra::{DefaultAllocator, OVector, Quaternion, SVector, Vector3, allocator::Allocator};
 
 use super::Dual;
 use crate::error::{Error, Result};
@@ -116,6 +116,40 @@ impl<const P: usize> Seeds<P> {
 
     /// Reserves `count` directions named `name` (a scalar) or `name[i]` (`indexed`); the first
     /// index.
+    /// A rotor `q` (body → lab, the raw quaternion the rotational catalogue carries,
+    /// [`crate::rotation`]) with three directions `name[0]`, `name[1]`, `name[2]`: the rotation
+    /// vector `θ` of a small turn, in the body frame for [`Side::Right`]
+    /// (`q ⊗ exp(θ/2)`) or in the lab frame for [`Side::Left`] (`exp(θ/2) ⊗ q`), to first order
+    /// — `q + ε_j q ⊗ (0, e_j)/2` — which is all a dual number carries. These are the
+    /// coordinates of [`super::rotor_jacobian`], so the block of the Jacobian for the initial
+    /// rotor is the identity at `t₀`.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] naming `q` for a non-finite rotor; as [`Seeds::vector`] for the name
+    /// and the count.
+    pub fn rotor(
+        &mut self,
+        name: &str,
+        q: &Quaternion<f64>,
+        side: Side,
+    ) -> Result<Quaternion<Dual<P>>> {
+        if !q.coords.iter().all(|v| v.is_finite()) {
+            return Err(Error::NonFinite { name: "q" });
+        }
+        let first = self.take(name, 3, true)?;
+        let mut seeded = Quaternion::from(q.coords.map(Dual::from_re));
+        for axis in 0..3 {
+            let half_turn = crate::body::quaternion::pure(&Vector3::ith(axis, 0.5));
+            let direction = match side {
+                Side::Right => q * half_turn,
+                Side::Left => half_turn * q,
+            };
+            let unit = Dual::from_re(0.0).derivative(first + axis);
+            seeded += Quaternion::from(direction.coords.map(|d| unit * d));
+        }
+        Ok(seeded)
+    }
+
     fn take(&mut self, name: &str, count: usize, indexed: bool) -> Result<usize> {
         let first = self.names.len();
         if first + count > P {
