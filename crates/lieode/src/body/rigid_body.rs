@@ -4,7 +4,7 @@ use nalgebra::{Matrix3, Quaternion, SymmetricEigen, Vector3};
 
 use super::quaternion::{rotate, rotate_inverse};
 use crate::error::{Error, Result};
-use crate::lie::{Real, cast_scalar, real, to_f64};
+use crate::lie::{Lift, Real, cast_scalar, real, to_f64};
 
 /// A rigid body described in its principal-axis (body) frame by the principal moments of
 /// inertia `J = diag(I_x, I_y, I_z)`, over the scalar `T` (`f64` by default; dual numbers for
@@ -239,6 +239,21 @@ impl<T: Real> RigidBody<T> {
             inertia: self.inertia.map(cast_scalar),
             inverse: self.inverse.map(cast_scalar),
             gyroscopic: self.gyroscopic.map(cast_scalar),
+        }
+    }
+
+    /// The same body over the scalar `U` a problem is evaluated over ([`Lift`]): from `f64` the
+    /// values of [`RigidBody::cast`]; a dual body keeps its derivative parts over its own dual
+    /// type and gives its real parts over `Dual64` (a Newton iteration matrix).
+    #[inline]
+    pub fn lifted<U: Real>(&self) -> RigidBody<U>
+    where
+        T: Lift<U>,
+    {
+        RigidBody {
+            inertia: self.inertia.map(Lift::lift),
+            inverse: self.inverse.map(Lift::lift),
+            gyroscopic: self.gyroscopic.map(Lift::lift),
         }
     }
 

@@ -188,32 +188,35 @@ impl<T: Real, const N: usize, S> Method for ImplicitRk<T, N, S> {
     }
 }
 
-impl<const N: usize, P> Step<P> for ImplicitRk<f64, N, Newton>
+/// Over `f64`, and over a sensitivity run's dual numbers: the Jacobian is then taken at the
+/// real parts (with `Dual64`: the problem evaluates over it too), the iteration matrix of the
+/// simplified Newton solve, which the stages' derivative parts converge with.
+impl<T: Real, const N: usize, P> Step<P> for ImplicitRk<T, N, Newton>
 where
-    P: VectorOde<f64, N> + VectorOde<Dual64, N> + ?Sized,
+    P: VectorOde<T, N> + VectorOde<Dual64, N> + ?Sized,
 {
-    type State = SVector<f64, N>;
-    type Scalar = f64;
+    type State = SVector<T, N>;
+    type Scalar = T;
     type ErrorEstimate = ();
 
     fn step(
         &mut self,
         problem: &mut P,
-        t: f64,
-        y: &SVector<f64, N>,
-        h: f64,
+        t: T,
+        y: &SVector<T, N>,
+        h: T,
         stats: &mut Stats,
-    ) -> Result<Stepped<SVector<f64, N>, ()>> {
+    ) -> Result<Stepped<SVector<T, N>, ()>> {
         check_step_input(t, h)?;
         // J = ∂F/∂x at (t, x), one dual evaluation per column.
         stats.jacobian_evaluations += 1;
         for col in 0..N {
             let x = SVector::<Dual64, N>::from_fn(|r, _| {
-                Dual64::new(y[r], if r == col { 1.0 } else { 0.0 })
+                Dual64::new(to_f64(y[r]), if r == col { 1.0 } else { 0.0 })
             });
-            let f = <P as VectorOde<Dual64, N>>::rhs(problem, Dual64::from(t), &x);
+            let f = <P as VectorOde<Dual64, N>>::rhs(problem, Dual64::from(to_f64(t)), &x);
             for r in 0..N {
-                self.system.jacobian[r * N + col] = f[r].eps;
+                self.system.jacobian[r * N + col] = real(f[r].eps);
             }
         }
         let c = &self.coefficients.c;
@@ -222,7 +225,7 @@ where
             t,
             h,
             scale,
-            |i, zi, ki| vector_stage::<f64, N, P>(problem, t + c[i] * h, y, zi, ki),
+            |i, zi, ki| vector_stage::<T, N, P>(problem, t + c[i] * h, y, zi, ki),
             stats,
         )?;
         finish_vector(self, y, t, h)
@@ -350,17 +353,20 @@ where
 }
 
 /// `∂K/∂θ` at `θ = z` (row-major `d × d` into `block`) of the local vector field
-/// `K(θ) = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y))`, one dual-number evaluation per direction.
+/// `K(θ) = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y))`, one dual-number evaluation per direction. Over a
+/// sensitivity run's dual numbers it is the Jacobian at the real parts (`y_dual` and `z` taken
+/// to `Dual64` by their real parts): the iteration matrix of the simplified Newton solve, which
+/// the derivative parts of the stages then converge with.
 fn lie_stage_jacobian<G, C, P>(
     problem: &mut P,
     side: Side,
     truncation: Truncation,
     t: f64,
     y_dual: &G::WithScalar<Dual64>,
-    z: &[f64],
-    block: &mut [f64],
+    z: &[G::Scalar],
+    block: &mut [G::Scalar],
 ) where
-    G: LieGroup<Scalar = f64>,
+    G: LieGroup,
     C: Chart<G::WithScalar<Dual64>>,
     P: LieOde<G::WithScalar<Dual64>> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
@@ -368,14 +374,14 @@ fn lie_stage_jacobian<G, C, P>(
     let d = z.len();
     for col in 0..d {
         let seed = OVector::<Dual64, AlgebraDim<G>>::from_fn(|r, _| {
-            Dual64::new(z[r], if r == col { 1.0 } else { 0.0 })
+            Dual64::new(to_f64(z[r]), if r == col { 1.0 } else { 0.0 })
         });
         let theta = <G::WithScalar<Dual64> as LieGroup>::Algebra::from_coords(&seed);
         let yi = C::update(side, y_dual, &theta);
         let xi = problem.generator(Dual64::from(t), &yi);
         let k = C::local_field(side, &theta, &xi, truncation).to_coords();
         for r in 0..d {
-            block[r * d + col] = k[r].eps;
+            block[r * d + col] = real(k[r].eps);
         }
     }
 }
@@ -452,21 +458,21 @@ impl<G: LieGroup, S, C> Method for ImplicitMuntheKaas<G, S, C> {
 
 impl<G, C, P> Step<P> for ImplicitMuntheKaas<G, Newton, C>
 where
-    G: LieGroup<Scalar = f64>,
+    G: LieGroup,
     C: Chart<G> + Chart<G::WithScalar<Dual64>>,
     P: LieOde<G> + LieOde<G::WithScalar<Dual64>> + ?Sized,
     DefaultAllocator: Allocator<AlgebraDim<G>>,
 {
     type State = G;
-    type Scalar = f64;
+    type Scalar = G::Scalar;
     type ErrorEstimate = ();
 
     fn step(
         &mut self,
         problem: &mut P,
-        t: f64,
+        t: G::Scalar,
         y: &G,
-        h: f64,
+        h: G::Scalar,
         stats: &mut Stats,
     ) -> Result<Stepped<G, ()>> {
         check_step_input(t, h)?;
@@ -480,42 +486,53 @@ where
         let y_dual = y.cast::<Dual64>();
         let c = &self.coefficients.c;
         let problem = std::cell::RefCell::new(problem);
-        let stage = |i: usize, zi: &[f64], ki: &mut [f64]| {
+        let stage = |i: usize, zi: &[G::Scalar], ki: &mut [G::Scalar]| {
             let p = &mut **problem.borrow_mut();
             lie_stage::<G, C, P>(p, side, truncation, t + c[i] * h, y, zi, ki)
         };
         // J = ∂K/∂θ at θ = 0, one dual evaluation per algebra direction (kept from the previous
         // step when that one contracted fast with the same h).
         let origin = &self.origin;
-        let start_jacobian = |block: &mut [f64]| {
+        let start_jacobian = |block: &mut [G::Scalar]| {
             let p = &mut **problem.borrow_mut();
-            lie_stage_jacobian::<G, C, P>(p, side, truncation, t, &y_dual, origin, block);
+            lie_stage_jacobian::<G, C, P>(p, side, truncation, to_f64(t), &y_dual, origin, block);
         };
-        let simplified = self
-            .system
-            .solve_newton_reusing(t, h, 1.0, stage, start_jacobian, stats);
+        let simplified = self.system.solve_newton_reusing(
+            t,
+            h,
+            real::<G::Scalar>(1.0),
+            stage,
+            start_jacobian,
+            stats,
+        );
         let solved = match simplified {
             Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. }) => {
                 // Large steps: the fixed-point iteration if it contracts, else full Newton
                 // with a line search and the Jacobians at the iterates.
                 self.system
-                    .solve_fixed_point(t, h, 1.0, stage, stats)
+                    .solve_fixed_point(t, h, real::<G::Scalar>(1.0), stage, stats)
                     .or_else(|_| {
-                        let jacobian = |i: usize, zi: &[f64], block: &mut [f64]| {
+                        let jacobian = |i: usize, zi: &[G::Scalar], block: &mut [G::Scalar]| {
                             let p = &mut **problem.borrow_mut();
                             lie_stage_jacobian::<G, C, P>(
                                 p,
                                 side,
                                 truncation,
-                                t + c[i] * h,
+                                to_f64(t + c[i] * h),
                                 &y_dual,
                                 zi,
                                 block,
                             );
                             Ok(())
                         };
-                        self.system
-                            .solve_damped_newton(t, h, 1.0, stage, jacobian, stats)
+                        self.system.solve_damped_newton(
+                            t,
+                            h,
+                            real::<G::Scalar>(1.0),
+                            stage,
+                            jacobian,
+                            stats,
+                        )
                     })
             }
             other => other,

@@ -22,6 +22,7 @@
 
 pub mod action;
 pub mod coordinates;
+mod lift;
 pub mod matrix_functions;
 pub mod matrix_group;
 pub mod product;
@@ -35,6 +36,7 @@ use core::fmt::Debug;
 use nalgebra::{DefaultAllocator, DimName, OVector, RealField, allocator::Allocator};
 
 use crate::error::Result;
+pub use lift::Lift;
 pub use series::Truncation;
 
 /// The scalar type of every map: a real field that is `Copy` (`f64`, `f32`, `num_dual::Dual64`, …).

@@ -12,7 +12,7 @@ use crate::lie::coordinates::{CayleyMap, CoordinateMap};
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
-use crate::lie::{LieGroup, Real, real};
+use crate::lie::{LieGroup, Lift, Real, real};
 
 /// One AKW step (Austin, Krishnaprasad & Wang 1993; Krysl §4) from `(R_n, Π_n)`:
 ///
@@ -33,16 +33,20 @@ use crate::lie::{LieGroup, Real, real};
 /// [`crate::Error::NonFiniteState`].
 // The step's data and the solver's state, passed as the engines' steps take them.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn akw_step<F: Torque<f64> + Torque<Dual64>>(
-    body: &RigidBody,
+pub(crate) fn akw_step<S, F>(
+    body: &RigidBody<S>,
     torque: &F,
     solver: Solver,
-    increments: &mut IncrementSolver,
+    increments: &mut IncrementSolver<S>,
     t: f64,
-    y: &RigidBodyState,
+    y: &RigidBodyState<S>,
     h: f64,
     stats: &mut Stats,
-) -> Result<RigidBodyState> {
+) -> Result<RigidBodyState<S>>
+where
+    S: Real + Lift<S> + Lift<Dual64>,
+    F: Torque<S> + Torque<Dual64>,
+{
     let r = y.0;
     let map = AkwMap {
         body,
@@ -51,7 +55,11 @@ pub(crate) fn akw_step<F: Torque<f64> + Torque<Dual64>>(
         h,
         r,
         momentum: y.1.0,
-        torque_start: torque.body_torque(t, r.matrix(), &body.body_angular_velocity(&y.1.0)),
+        torque_start: torque.body_torque(
+            real::<S>(t),
+            r.matrix(),
+            &body.body_angular_velocity(&y.1.0),
+        ),
     };
     let scale = y.1.0.amax();
     let z = increments.solve(&map, solver, t, h, scale, stats)?;
@@ -59,37 +67,46 @@ pub(crate) fn akw_step<F: Torque<f64> + Torque<Dual64>>(
     Ok(Product(r_next, Rn(y.1.0 + z)))
 }
 
-struct AkwMap<'a, F> {
-    body: &'a RigidBody,
+struct AkwMap<'a, F, S: Real> {
+    body: &'a RigidBody<S>,
     torque: &'a F,
     t: f64,
     h: f64,
-    r: So3,
-    momentum: Vector3<f64>,
-    torque_start: Vector3<f64>,
+    r: So3<S>,
+    momentum: Vector3<S>,
+    torque_start: Vector3<S>,
 }
 
-impl<F> AkwMap<'_, F> {
+impl<F, S: Real> AkwMap<'_, F, S> {
     /// `(R_{n+1}, Π̄)` for the increment `Z`, over any scalar.
-    fn advance<T: Real>(&self, z: &Vector3<T>) -> (So3<T>, Vector3<T>) {
-        let mean = self.momentum.map(real::<T>) + z * real::<T>(0.5);
-        let omega = self.body.cast::<T>().body_angular_velocity(&mean);
+    fn advance<T: Real>(&self, z: &Vector3<T>) -> (So3<T>, Vector3<T>)
+    where
+        S: Lift<T>,
+    {
+        let mean = self.momentum.map(Lift::lift) + z * real::<T>(0.5);
+        let omega = self.body.lifted::<T>().body_angular_velocity(&mean);
         let step: So3<T> = CayleyMap::map(&So3Algebra(omega * real::<T>(self.h)));
-        (self.r.cast::<T>().compose(&step), mean)
+        (lift_so3(&self.r).compose(&step), mean)
     }
 }
 
-impl<T: Real, F: Torque<T>> IncrementMap<T> for AkwMap<'_, F> {
+impl<T: Real, S: Real + Lift<T>, F: Torque<T>> IncrementMap<T> for AkwMap<'_, F, S> {
     fn k(&self, z: &Vector3<T>) -> Vector3<T> {
         let (r_next, mean) = self.advance(z);
         let h = real::<T>(self.h);
-        let body = self.body.cast::<T>();
-        let omega_next = body.body_angular_velocity(&(self.momentum.map(real::<T>) + z));
+        let body = self.body.lifted::<T>();
+        let omega_next = body.body_angular_velocity(&(self.momentum.map(Lift::lift) + z));
         let t_next = self
             .torque
             .body_torque(real::<T>(self.t) + h, r_next.matrix(), &omega_next);
         // Euler's equations in momentum form at Π̄ under the trapezoidal torque.
-        let torque = (self.torque_start.map(real::<T>) + t_next) * real::<T>(0.5);
+        let torque = (self.torque_start.map(Lift::lift) + t_next) * real::<T>(0.5);
         body.momentum_rate(&mean, &torque)
     }
+}
+
+/// `R` over the scalar a map is evaluated over ([`Lift`]: an `f64` rotation as it is; a
+/// sensitivity run's dual one with its derivative parts, or by its real parts over `Dual64`).
+pub(crate) fn lift_so3<S: Real + Lift<T>, T: Real>(r: &So3<S>) -> So3<T> {
+    So3::from_matrix_unchecked(r.matrix().map(Lift::lift))
 }

@@ -18,7 +18,7 @@ use crate::body::{RigidBody, Torque};
 use crate::lie::product::{Product, ProductAlgebra};
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3Algebra;
-use crate::lie::{Real, Side};
+use crate::lie::{Lift, Real, Side};
 use crate::ode::LieOde;
 
 /// The algebra of [`RigidBodyState`]: `(ω, ṁ)`.
@@ -28,8 +28,8 @@ pub type MomentumAlgebra<T = f64> = ProductAlgebra<So3Algebra<T>, Rn<3, T>>;
 /// form `K` ([`BodyMomentum`] or [`SpatialMomentum`]); used through the aliases
 /// [`BodyMomentumForm`] and [`SpatialMomentumForm`].
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MomentumOde<F, K> {
-    body: RigidBody,
+pub struct MomentumOde<F, K, S: Real = f64> {
+    body: RigidBody<S>,
     torque: F,
     form: PhantomData<K>,
 }
@@ -42,9 +42,9 @@ pub struct BodyMomentum;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpatialMomentum;
 
-impl<F, K> MomentumOde<F, K> {
+impl<F, K, S: Real> MomentumOde<F, K, S> {
     /// The form for `body` under the torque `torque`.
-    pub fn new(body: RigidBody, torque: F) -> Self {
+    pub fn new(body: RigidBody<S>, torque: F) -> Self {
         Self {
             body,
             torque,
@@ -52,7 +52,7 @@ impl<F, K> MomentumOde<F, K> {
         }
     }
     /// The body.
-    pub fn body(&self) -> &RigidBody {
+    pub fn body(&self) -> &RigidBody<S> {
         &self.body
     }
     /// The torque.
@@ -82,14 +82,18 @@ impl<F, K> MomentumOde<F, K> {
 /// assert_eq!(xi.0.0, Vector3::new(1.0, 1.0, 1.0)); // ω = J⁻¹Π
 /// # Ok::<(), lieode::Error>(())
 /// ```
-pub type BodyMomentumForm<F> = MomentumOde<F, BodyMomentum>;
+pub type BodyMomentumForm<F, S = f64> = MomentumOde<F, BodyMomentum, S>;
 
-impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, BodyMomentum> {
+/// Over the scalar `T` of the state, for a body over `S` with `S: Lift<T>` (an `f64` body over
+/// every scalar; a body with dual moments over its dual type and over `Dual64`).
+impl<T: Real, S: Real + Lift<T>, F: Torque<T>> LieOde<RigidBodyState<T>>
+    for MomentumOde<F, BodyMomentum, S>
+{
     fn side(&self) -> Side {
         Side::Right
     }
     fn generator(&mut self, t: T, y: &RigidBodyState<T>) -> MomentumAlgebra<T> {
-        let body = self.body.cast::<T>();
+        let body = self.body.lifted::<T>();
         let r = y.0.matrix();
         let momentum = y.1.0;
         let omega = body.body_angular_velocity(&momentum);
@@ -122,9 +126,12 @@ impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, BodyMom
 /// assert_eq!(xi.1.0, Vector3::zeros()); // π̇ = t = 0
 /// # Ok::<(), lieode::Error>(())
 /// ```
-pub type SpatialMomentumForm<F> = MomentumOde<F, SpatialMomentum>;
+pub type SpatialMomentumForm<F, S = f64> = MomentumOde<F, SpatialMomentum, S>;
 
-impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, SpatialMomentum> {
+/// Over the scalar `T` of the state, for a body over `S` with `S: Lift<T>`.
+impl<T: Real, S: Real + Lift<T>, F: Torque<T>> LieOde<RigidBodyState<T>>
+    for MomentumOde<F, SpatialMomentum, S>
+{
     fn side(&self) -> Side {
         Side::Right
     }
@@ -132,7 +139,7 @@ impl<T: Real, F: Torque<T>> LieOde<RigidBodyState<T>> for MomentumOde<F, Spatial
         let r = y.0.matrix();
         let omega = self
             .body
-            .cast::<T>()
+            .lifted::<T>()
             .angular_velocity_from_spatial(r, &y.1.0);
         let torque = self.torque.lab_torque(t, r, &omega);
         ProductAlgebra(So3Algebra(omega), Rn(torque))

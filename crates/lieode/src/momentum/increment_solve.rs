@@ -10,7 +10,7 @@ use num_dual::Dual64;
 use crate::engine::Stats;
 use crate::engine::stage_solver::{NonlinearOptions, StageSystem};
 use crate::error::{Error, Result};
-use crate::lie::Real;
+use crate::lie::{Real, real, to_f64};
 
 /// How the implicit equations of a method are solved.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -34,11 +34,11 @@ pub(crate) trait IncrementMap<T: Real> {
 
 /// The one-stage system and its settings.
 #[derive(Debug, Clone)]
-pub(crate) struct IncrementSolver {
-    system: StageSystem<f64>,
+pub(crate) struct IncrementSolver<S: Real = f64> {
+    system: StageSystem<S>,
 }
 
-impl IncrementSolver {
+impl<S: Real> IncrementSolver<S> {
     pub fn new(options: NonlinearOptions) -> Self {
         Self {
             system: StageSystem::new(&[1.0], 1, 3, options),
@@ -52,17 +52,18 @@ impl IncrementSolver {
 
     /// Solves `Z = h K(Z)` from `Z = 0`; `scale` is the size of the state (convergence is
     /// relative to `max(1, |Z|, scale)`).
-    pub fn solve<M: IncrementMap<f64> + IncrementMap<Dual64>>(
+    pub fn solve<M: IncrementMap<S> + IncrementMap<Dual64>>(
         &mut self,
         map: &M,
         solver: Solver,
         t: f64,
         h: f64,
-        scale: f64,
+        scale: S,
         stats: &mut Stats,
-    ) -> Result<Vector3<f64>> {
-        let eval = |_: usize, zi: &[f64], ki: &mut [f64]| {
-            let k = IncrementMap::<f64>::k(map, &Vector3::from_column_slice(zi));
+    ) -> Result<Vector3<S>> {
+        let (t_s, h) = (real::<S>(t), real::<S>(h));
+        let eval = |_: usize, zi: &[S], ki: &mut [S]| {
+            let k = IncrementMap::<S>::k(map, &Vector3::from_column_slice(zi));
             if !(k.x.is_finite() && k.y.is_finite() && k.z.is_finite()) {
                 return Err(Error::NonFiniteState {
                     what: "implicit increment map",
@@ -74,21 +75,22 @@ impl IncrementSolver {
         };
         match solver {
             Solver::Newton => {
-                let start_jacobian = |block: &mut [f64]| jacobian_at(map, &[0.0; 3], block);
+                let origin = [S::zero(); 3];
+                let start_jacobian = |block: &mut [S]| jacobian_at(map, &origin, block);
                 match self
                     .system
-                    .solve_newton_reusing(t, h, scale, eval, start_jacobian, stats)
+                    .solve_newton_reusing(t_s, h, scale, eval, start_jacobian, stats)
                 {
                     // Large steps: the fixed-point iteration if it contracts, else full Newton
                     // with a line search.
                     Err(Error::NonConvergence { .. } | Error::NonFiniteState { .. })
                         if self
                             .system
-                            .solve_fixed_point(t, h, scale, eval, stats)
+                            .solve_fixed_point(t_s, h, scale, eval, stats)
                             .is_err() =>
                     {
                         self.system.solve_damped_newton(
-                            t,
+                            t_s,
                             h,
                             scale,
                             eval,
@@ -103,20 +105,23 @@ impl IncrementSolver {
                     other => other?,
                 }
             }
-            Solver::FixedPoint => self.system.solve_fixed_point(t, h, scale, eval, stats)?,
+            Solver::FixedPoint => self.system.solve_fixed_point(t_s, h, scale, eval, stats)?,
         }
         Ok(Vector3::from_column_slice(&self.system.z[..3]))
     }
 }
 
 /// `∂K/∂Z` at `z` into `block` (row-major 3 × 3), by dual numbers.
-fn jacobian_at<M: IncrementMap<Dual64>>(map: &M, z: &[f64], block: &mut [f64]) {
+/// `∂K/∂Z` at `z` by `Dual64` (at the real parts of a sensitivity run's dual numbers: the
+/// iteration matrix, which the derivative parts of the solution converge with).
+fn jacobian_at<S: Real, M: IncrementMap<Dual64>>(map: &M, z: &[S], block: &mut [S]) {
     for col in 0..3 {
-        let seed =
-            Vector3::<Dual64>::from_fn(|r, _| Dual64::new(z[r], if r == col { 1.0 } else { 0.0 }));
+        let seed = Vector3::<Dual64>::from_fn(|r, _| {
+            Dual64::new(to_f64(z[r]), if r == col { 1.0 } else { 0.0 })
+        });
         let k = map.k(&seed);
         for r in 0..3 {
-            block[r * 3 + col] = k[r].eps;
+            block[r * 3 + col] = real(k[r].eps);
         }
     }
 }

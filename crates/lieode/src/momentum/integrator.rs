@@ -16,7 +16,7 @@ use crate::engine::{
     NonlinearOptions, Stats, Step, Stepped,
 };
 use crate::error::{Error, Result};
-use crate::lie::{LieGroup, Truncation};
+use crate::lie::{LieGroup, Lift, Real, Truncation, real};
 use crate::stepper::{NoDenseOutput, Span, StepReport, Stepper, StepperInfo, not_started};
 use crate::tableau::ButcherTableau;
 use crate::tableau::registry::{BACKWARD_EULER, EULER, IMPLICIT_MIDPOINT, TRAPEZOID};
@@ -107,12 +107,12 @@ impl KryslMethod {
 
 /// The implicit Munthe-Kaas engine with either solver.
 #[derive(Debug, Clone)]
-enum ImplicitEngine {
-    Newton(ImplicitMuntheKaas<RigidBodyState, Newton>),
-    FixedPoint(ImplicitMuntheKaas<RigidBodyState, FixedPoint>),
+enum ImplicitEngine<S: Real> {
+    Newton(ImplicitMuntheKaas<RigidBodyState<S>, Newton>),
+    FixedPoint(ImplicitMuntheKaas<RigidBodyState<S>, FixedPoint>),
 }
 
-impl ImplicitEngine {
+impl<S: Real> ImplicitEngine<S> {
     fn new(
         tableau: &ButcherTableau,
         truncation: Option<Truncation>,
@@ -127,11 +127,11 @@ impl ImplicitEngine {
 
     /// The engine of `tableau` with the settings, `dexp⁻¹` truncated for the tableau's order
     /// unless `truncation` says otherwise.
-    fn build<S>(
+    fn build<Solve>(
         tableau: &ButcherTableau,
         truncation: Option<Truncation>,
         options: NonlinearOptions,
-    ) -> Result<ImplicitMuntheKaas<RigidBodyState, S>> {
+    ) -> Result<ImplicitMuntheKaas<RigidBodyState<S>, Solve>> {
         let engine = ImplicitMuntheKaas::new(tableau)?.with_options(options)?;
         Ok(match truncation {
             Some(t) => engine.with_truncation(t),
@@ -140,7 +140,7 @@ impl ImplicitEngine {
     }
 }
 
-impl Method for ImplicitEngine {
+impl<S: Real> Method for ImplicitEngine<S> {
     fn order(&self) -> usize {
         match self {
             Self::Newton(e) => e.order(),
@@ -161,7 +161,7 @@ impl Method for ImplicitEngine {
     }
 }
 
-impl TableauEngine {
+impl<S: Real> TableauEngine<S> {
     /// Drops the kept Jacobians of the implicit parts.
     fn forget(&mut self) {
         match self {
@@ -173,22 +173,22 @@ impl TableauEngine {
     }
 }
 
-impl<P> Step<P> for ImplicitEngine
+impl<S: Real, P> Step<P> for ImplicitEngine<S>
 where
-    P: LieOde<RigidBodyState> + LieOde<<RigidBodyState as LieGroup>::WithScalar<Dual64>>,
+    P: LieOde<RigidBodyState<S>> + LieOde<RigidBodyState<Dual64>>,
 {
-    type State = RigidBodyState;
-    type Scalar = f64;
+    type State = RigidBodyState<S>;
+    type Scalar = S;
     type ErrorEstimate = ();
 
     fn step(
         &mut self,
         problem: &mut P,
-        t: f64,
-        y: &RigidBodyState,
-        h: f64,
+        t: S,
+        y: &RigidBodyState<S>,
+        h: S,
         stats: &mut Stats,
-    ) -> Result<Stepped<RigidBodyState, ()>> {
+    ) -> Result<Stepped<RigidBodyState<S>, ()>> {
         match self {
             Self::Newton(e) => e.step(problem, t, y, h, stats),
             Self::FixedPoint(e) => e.step(problem, t, y, h, stats),
@@ -198,24 +198,24 @@ where
 
 /// A method built from the engines: a Munthe-Kaas method or a composition of two.
 #[derive(Debug, Clone)]
-enum TableauEngine {
-    Explicit(MuntheKaas<RigidBodyState>),
-    Implicit(ImplicitEngine),
-    ExplicitThenImplicit(Composition<MuntheKaas<RigidBodyState>, ImplicitEngine, f64>),
-    ImplicitThenExplicit(Composition<ImplicitEngine, MuntheKaas<RigidBodyState>, f64>),
+enum TableauEngine<S: Real> {
+    Explicit(MuntheKaas<RigidBodyState<S>>),
+    Implicit(ImplicitEngine<S>),
+    ExplicitThenImplicit(Composition<MuntheKaas<RigidBodyState<S>>, ImplicitEngine<S>, S>),
+    ImplicitThenExplicit(Composition<ImplicitEngine<S>, MuntheKaas<RigidBodyState<S>>, S>),
 }
 
 /// The engine behind a method.
 #[derive(Debug, Clone)]
-enum Engine {
+enum Engine<S: Real> {
     /// Boxed: its engines hold their coefficient tables (allocated once, at construction).
-    Tableau(Box<TableauEngine>),
+    Tableau(Box<TableauEngine<S>>),
     Swc1,
     Akw,
 }
 
-impl Engine {
-    fn tableau(engine: TableauEngine) -> Self {
+impl<S: Real> Engine<S> {
+    fn tableau(engine: TableauEngine<S>) -> Self {
         Self::Tableau(Box::new(engine))
     }
 }
@@ -262,21 +262,21 @@ impl Engine {
 /// # Ok::<(), lieode::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct MomentumIntegrator {
+pub struct MomentumIntegrator<S: Real = f64> {
     name: String,
     order: usize,
     form: Frame,
-    engine: Engine,
+    engine: Engine<S>,
     solver: Solver,
-    increments: IncrementSolver,
-    body: RigidBody,
+    increments: IncrementSolver<S>,
+    body: RigidBody<S>,
     stats: Stats,
     /// The running span's clock (its step may be negative) and the state in the method's
     /// form.
-    run: Option<(FixedClock, RigidBodyState)>,
+    run: Option<(FixedClock, RigidBodyState<S>)>,
 }
 
-impl MomentumIntegrator {
+impl<S: Real> MomentumIntegrator<S> {
     /// Drops every Jacobian and LU factorisation kept from earlier steps (the engines' and the
     /// increment solver's).
     fn forget_kept(&mut self) {
@@ -290,7 +290,7 @@ impl MomentumIntegrator {
     ///
     /// # Errors
     /// Those of the engines' construction (none for the registry tableaux).
-    pub fn krysl(method: KryslMethod, body: RigidBody, solver: Solver) -> Result<Self> {
+    pub fn krysl(method: KryslMethod, body: RigidBody<S>, solver: Solver) -> Result<Self> {
         Self::krysl_with_options(method, body, solver, NonlinearOptions::default())
     }
 
@@ -300,7 +300,7 @@ impl MomentumIntegrator {
     /// [`Error::InvalidParameter`] naming `tolerance` or `max_iterations` for invalid settings.
     pub fn krysl_with_options(
         method: KryslMethod,
-        body: RigidBody,
+        body: RigidBody<S>,
         solver: Solver,
         options: NonlinearOptions,
     ) -> Result<Self> {
@@ -308,21 +308,21 @@ impl MomentumIntegrator {
         let implicit = |tableau: &ButcherTableau, truncation| {
             ImplicitEngine::new(tableau, truncation, solver, options)
         };
-        let forward = || MuntheKaas::<RigidBodyState>::new(&EULER);
+        let forward = || MuntheKaas::<RigidBodyState<S>>::new(&EULER);
         // fE(h/2) then bE(h/2), and bE(h/2) then fE(h/2): second order by symmetry.
-        let trap = || -> Result<Engine> {
+        let trap = || -> Result<Engine<S>> {
             let c = Composition::new(forward()?, 0.5, implicit(&BACKWARD_EULER, None)?, 0.5)?;
             Ok(Engine::tableau(TableauEngine::ExplicitThenImplicit(
                 c.with_order(2),
             )))
         };
-        let mid = || -> Result<Engine> {
+        let mid = || -> Result<Engine<S>> {
             let c = Composition::new(implicit(&BACKWARD_EULER, None)?, 0.5, forward()?, 0.5)?;
             Ok(Engine::tableau(TableauEngine::ImplicitThenExplicit(
                 c.with_order(2),
             )))
         };
-        let one_method = |tableau: &ButcherTableau, truncation| -> Result<Engine> {
+        let one_method = |tableau: &ButcherTableau, truncation| -> Result<Engine<S>> {
             Ok(Engine::tableau(TableauEngine::Implicit(implicit(
                 tableau, truncation,
             )?)))
@@ -361,7 +361,7 @@ impl MomentumIntegrator {
     pub fn munthe_kaas(
         tableau: &ButcherTableau,
         form: Frame,
-        body: RigidBody,
+        body: RigidBody<S>,
         solver: Solver,
         options: NonlinearOptions,
     ) -> Result<Self> {
@@ -390,10 +390,10 @@ impl MomentumIntegrator {
         name: String,
         order: usize,
         form: Frame,
-        engine: Engine,
+        engine: Engine<S>,
         solver: Solver,
         options: NonlinearOptions,
-        body: RigidBody,
+        body: RigidBody<S>,
     ) -> Self {
         Self {
             name,
@@ -417,7 +417,7 @@ impl MomentumIntegrator {
         self.form
     }
     /// The body.
-    pub fn body(&self) -> &RigidBody {
+    pub fn body(&self) -> &RigidBody<S> {
         &self.body
     }
 
@@ -430,13 +430,16 @@ impl MomentumIntegrator {
     /// `state` for a non-finite `y`; [`Error::NonConvergence`] when an implicit solve fails
     /// (its message gives the time, step and iteration limit); [`Error::NonFiniteState`] for a
     /// non-finite torque or result.
-    pub fn advance<F: Torque<f64> + Torque<Dual64>>(
+    pub fn advance<F: Torque<S> + Torque<Dual64>>(
         &mut self,
         torque: &F,
         t: f64,
-        y: &RigidBodyState,
+        y: &RigidBodyState<S>,
         h: f64,
-    ) -> Result<RigidBodyState> {
+    ) -> Result<RigidBodyState<S>>
+    where
+        S: Lift<S> + Lift<Dual64>,
+    {
         validate(t, y, h)?;
         let native = self.to_method_form(y);
         self.stats.steps += 1;
@@ -446,7 +449,7 @@ impl MomentumIntegrator {
     }
 
     /// The state in the method's form: `(R, Π)` unchanged, or `(R, RΠ)` for the spatial form.
-    fn to_method_form(&self, y: &RigidBodyState) -> RigidBodyState {
+    fn to_method_form(&self, y: &RigidBodyState<S>) -> RigidBodyState<S> {
         match self.form {
             Frame::Body => *y,
             Frame::Lab => to_spatial(y),
@@ -454,7 +457,7 @@ impl MomentumIntegrator {
     }
 
     /// Back to `(R, Π)`.
-    fn to_body_form(&self, y: &RigidBodyState) -> RigidBodyState {
+    fn to_body_form(&self, y: &RigidBodyState<S>) -> RigidBodyState<S> {
         match self.form {
             Frame::Body => *y,
             Frame::Lab => to_body(y),
@@ -462,13 +465,16 @@ impl MomentumIntegrator {
     }
 
     /// One step on the state in the method's form (the caller counts it).
-    fn step_native<F: Torque<f64> + Torque<Dual64>>(
+    fn step_native<F: Torque<S> + Torque<Dual64>>(
         &mut self,
         torque: &F,
         t: f64,
-        y: &RigidBodyState,
+        y: &RigidBodyState<S>,
         h: f64,
-    ) -> Result<RigidBodyState> {
+    ) -> Result<RigidBodyState<S>>
+    where
+        S: Lift<S> + Lift<Dual64>,
+    {
         let stats = &mut self.stats;
         let next = match &mut self.engine {
             Engine::Swc1 => swc1_step(
@@ -513,7 +519,7 @@ impl MomentumIntegrator {
     }
 }
 
-impl StepperInfo for MomentumIntegrator {
+impl<S: Real> StepperInfo for MomentumIntegrator<S> {
     /// The method's name (`trap`, `imidm`, …, or `mk_<tableau>_<form>`).
     fn name(&self) -> &str {
         &self.name
@@ -540,14 +546,22 @@ impl StepperInfo for MomentumIntegrator {
 /// the integral form), so torque-free motion keeps `π` to round-off; [`Stepper::state`]
 /// converts to `(R, Π)`. (Converting `π = RΠ` and back every step instead would show `R`'s
 /// round-off departure from orthogonality in `π`, ≈ 1e-12 after 1000 steps.)
-impl<F: Torque<f64> + Torque<Dual64>> Stepper<F> for MomentumIntegrator {
-    type State = RigidBodyState;
-    type Segment = NoDenseOutput<RigidBodyState>;
+///
+/// Over `f64`, and over a sensitivity run's dual numbers ([`crate::sensitivity`]: a body with
+/// dual moments, a dual initial state, a torque over both the dual type and `Dual64`); the
+/// implicit solves then iterate on the dual numbers with the iteration matrix of the real parts.
+impl<S, F> Stepper<F> for MomentumIntegrator<S>
+where
+    S: Real + Lift<S> + Lift<Dual64>,
+    F: Torque<S> + Torque<Dual64>,
+{
+    type State = RigidBodyState<S>;
+    type Segment = NoDenseOutput<RigidBodyState<S>>;
 
     /// # Errors
     /// [`Error::InvalidParameter`] naming `span` for an adaptive span; [`Error::NonFinite`]
     /// naming `state` for a non-finite `y0`.
-    fn start(&mut self, _torque: &mut F, span: &Span, y0: &RigidBodyState) -> Result<()> {
+    fn start(&mut self, _torque: &mut F, span: &Span, y0: &RigidBodyState<S>) -> Result<()> {
         let clock = FixedClock::either_direction(span, span.t0())?;
         validate(span.t0(), y0, clock.dt())?;
         // Nothing kept from an earlier run (a Jacobian and its LU): runs are reproducible.
@@ -575,7 +589,7 @@ impl<F: Torque<f64> + Torque<Dual64>> Stepper<F> for MomentumIntegrator {
         }
     }
 
-    fn state(&mut self, _torque: &mut F) -> Result<RigidBodyState> {
+    fn state(&mut self, _torque: &mut F) -> Result<RigidBodyState<S>> {
         let (_, native) = self.run.ok_or_else(not_started)?;
         Ok(self.to_body_form(&native))
     }
@@ -588,7 +602,7 @@ impl<F: Torque<f64> + Torque<Dual64>> Stepper<F> for MomentumIntegrator {
 }
 
 /// The input checks of a step: a finite state, time and step size.
-fn validate(t: f64, y: &RigidBodyState, h: f64) -> Result<()> {
+fn validate<S: Real>(t: f64, y: &RigidBodyState<S>, h: f64) -> Result<()> {
     if !y.is_finite() {
         return Err(Error::NonFinite { name: "state" });
     }
@@ -597,17 +611,18 @@ fn validate(t: f64, y: &RigidBodyState, h: f64) -> Result<()> {
 }
 
 /// A step of a Munthe-Kaas engine or composition on one of the forms.
-fn step_engine<P>(
-    engine: &mut TableauEngine,
+fn step_engine<S: Real, P>(
+    engine: &mut TableauEngine<S>,
     problem: &mut P,
     t: f64,
-    y: &RigidBodyState,
+    y: &RigidBodyState<S>,
     h: f64,
     stats: &mut Stats,
-) -> Result<RigidBodyState>
+) -> Result<RigidBodyState<S>>
 where
-    P: LieOde<RigidBodyState> + LieOde<<RigidBodyState as LieGroup>::WithScalar<Dual64>>,
+    P: LieOde<RigidBodyState<S>> + LieOde<RigidBodyState<Dual64>>,
 {
+    let (t, h) = (real::<S>(t), real::<S>(h));
     Ok(match engine {
         TableauEngine::Explicit(e) => e.step(problem, t, y, h, stats)?.state,
         TableauEngine::Implicit(e) => e.step(problem, t, y, h, stats)?.state,

@@ -4,6 +4,7 @@ use crate::body::RigidBodyState;
 use nalgebra::Vector3;
 use num_dual::Dual64;
 
+use super::akw::lift_so3;
 use super::increment_solve::{IncrementMap, IncrementSolver, Solver};
 use crate::body::{RigidBody, Torque};
 use crate::engine::Stats;
@@ -11,7 +12,7 @@ use crate::error::Result;
 use crate::lie::product::Product;
 use crate::lie::rn::Rn;
 use crate::lie::so3::{So3, So3Algebra};
-use crate::lie::{LieGroup, Real, real};
+use crate::lie::{LieGroup, Lift, Real, real};
 
 /// One SWC1 step (Simo & Wong 1991, ALGO_C1; Krysl §4) on the spatial-momentum state
 /// `(R_n, π_n)`, `π_n = R_nΠ_n`:
@@ -36,16 +37,20 @@ use crate::lie::{LieGroup, Real, real};
 /// [`crate::Error::NonFiniteState`].
 // The step's data and the solver's state, passed as the engines' steps take them.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn swc1_step<F: Torque<f64> + Torque<Dual64>>(
-    body: &RigidBody,
+pub(crate) fn swc1_step<S, F>(
+    body: &RigidBody<S>,
     torque: &F,
     solver: Solver,
-    increments: &mut IncrementSolver,
+    increments: &mut IncrementSolver<S>,
     t: f64,
-    y: &RigidBodyState,
+    y: &RigidBodyState<S>,
     h: f64,
     stats: &mut Stats,
-) -> Result<RigidBodyState> {
+) -> Result<RigidBodyState<S>>
+where
+    S: Real + Lift<S> + Lift<Dual64>,
+    F: Torque<S> + Torque<Dual64>,
+{
     let map = Swc1Map {
         body,
         torque,
@@ -59,32 +64,33 @@ pub(crate) fn swc1_step<F: Torque<f64> + Torque<Dual64>>(
             .tr_mul(&y.1.0)
             .component_mul(&body.inverse_inertia()),
     };
-    let psi = increments.solve(&map, solver, t, h, 1.0, stats)?;
+    let psi = increments.solve(&map, solver, t, h, S::one(), stats)?;
     let (r_next, pi_next) = map.advance(&psi);
     Ok(Product(r_next, Rn(pi_next)))
 }
 
-struct Swc1Map<'a, F> {
-    body: &'a RigidBody,
+struct Swc1Map<'a, F, S: Real> {
+    body: &'a RigidBody<S>,
     torque: &'a F,
     t: f64,
     h: f64,
-    r: So3,
-    spatial: Vector3<f64>,
-    omega: Vector3<f64>,
+    r: So3<S>,
+    spatial: Vector3<S>,
+    omega: Vector3<S>,
 }
 
-impl<F> Swc1Map<'_, F> {
+impl<F, S: Real> Swc1Map<'_, F, S> {
     /// `(R_{n+1}, π_{n+1})` for the increment `Ψ`, over the scalar `T`.
     fn advance<T: Real>(&self, psi: &Vector3<T>) -> (So3<T>, Vector3<T>)
     where
         F: Torque<T>,
+        S: Lift<T>,
     {
-        let r = self.r.cast::<T>();
+        let r = lift_so3(&self.r);
         let h = real::<T>(self.h);
         let half = r.compose(&So3::exp(&So3Algebra(psi * real::<T>(0.5))));
         let mean_omega = if self.h == 0.0 {
-            self.omega.map(real::<T>)
+            self.omega.map(Lift::lift)
         } else {
             psi / h
         };
@@ -94,17 +100,17 @@ impl<F> Swc1Map<'_, F> {
             &mean_omega,
         );
         let next = r.compose(&So3::exp(&So3Algebra(*psi)));
-        (next, self.spatial.map(real::<T>) + t_a * h)
+        (next, self.spatial.map(Lift::lift) + t_a * h)
     }
 }
 
-impl<T: Real, F: Torque<T>> IncrementMap<T> for Swc1Map<'_, F> {
+impl<T: Real, S: Real + Lift<T>, F: Torque<T>> IncrementMap<T> for Swc1Map<'_, F, S> {
     fn k(&self, psi: &Vector3<T>) -> Vector3<T> {
         let (r_next, pi_next) = self.advance(psi);
         let omega_next = r_next
             .matrix()
             .tr_mul(&pi_next)
-            .component_mul(&self.body.inverse_inertia().map(real::<T>));
-        (self.omega.map(real::<T>) + omega_next) * real::<T>(0.5)
+            .component_mul(&self.body.inverse_inertia().map(Lift::lift));
+        (self.omega.map(Lift::lift) + omega_next) * real::<T>(0.5)
     }
 }

@@ -7,7 +7,7 @@ use crate::body::RigidBodyState;
 use crate::lie::product::ProductAlgebra;
 use crate::lie::rn::Rn;
 use crate::lie::so3::So3Algebra;
-use crate::lie::{Real, Side};
+use crate::lie::{Lift, Real, Side};
 use crate::ode::{LieOde, VectorOde};
 
 /// A torque-free rigid body on `SO(3) × ℝ³` with its principal moments as parameters:
@@ -45,7 +45,10 @@ impl<T> FreeRigidBody<T> {
     }
 }
 
-impl<T: Real> LieOde<RigidBodyState<T>> for FreeRigidBody<T> {
+/// Over every scalar its moments lift to ([`Lift`]): `f64` moments over any scalar, dual moments
+/// over their own dual type and over `Dual64` (which the implicit engines' Newton solves
+/// differentiate with).
+impl<S: Real + Lift<T>, T: Real> LieOde<RigidBodyState<T>> for FreeRigidBody<S> {
     fn side(&self) -> Side {
         Side::Right
     }
@@ -56,8 +59,9 @@ impl<T: Real> LieOde<RigidBodyState<T>> for FreeRigidBody<T> {
         y: &RigidBodyState<T>,
     ) -> ProductAlgebra<So3Algebra<T>, Rn<3, T>> {
         let omega = y.1.0;
-        let momentum = omega.component_mul(&self.inertia);
-        let accel = momentum.cross(&omega).component_div(&self.inertia);
+        let inertia = self.inertia.map(Lift::lift);
+        let momentum = omega.component_mul(&inertia);
+        let accel = momentum.cross(&omega).component_div(&inertia);
         ProductAlgebra(So3Algebra(omega), Rn(accel))
     }
 }
@@ -83,9 +87,10 @@ impl<T> LotkaVolterra<T> {
     }
 }
 
-impl<T: Real> VectorOde<T, 2> for LotkaVolterra<T> {
+/// Over every scalar its rates lift to ([`Lift`]), as [`FreeRigidBody`].
+impl<S: Lift<T>, T: Real> VectorOde<T, 2> for LotkaVolterra<S> {
     fn rhs(&mut self, _t: T, x: &Vector2<T>) -> Vector2<T> {
-        let [a, b, c, d] = self.rates;
+        let [a, b, c, d] = self.rates.map(Lift::lift);
         Vector2::new(a * x[0] - b * x[0] * x[1], c * x[0] * x[1] - d * x[1])
     }
 }
