@@ -176,11 +176,11 @@ impl<'a, 'py, const N: usize> Jacobians<'a, 'py, N> {
             nfev: 0,
             last: None,
         };
-        if let Some(jac_p) = &request.jac_p {
-            let value = callbacks.call(jac_p, t0, y0)?;
-            jacobians.params = read_matrix(callbacks.py(), &value, N, None, "jac_p", t0)?.0;
-        }
-        jacobians.jacobians(t0, y0)?;
+        // jac_p's columns give the number of parameters; the probe is also the first stage.
+        let p = jacobians.parameter_jacobian(t0, y0, None)?;
+        jacobians.params = p.ncols();
+        let j = jacobians.jacobian(t0, y0)?;
+        jacobians.last = Some((t0, *y0, j, p));
         Ok(jacobians)
     }
 
@@ -216,21 +216,37 @@ impl<'a, 'py, const N: usize> Jacobians<'a, 'py, N> {
         {
             return Ok((*j, p.clone()));
         }
-        let py = self.callbacks.py();
-        self.njev += 1;
-        let value = self.callbacks.call(&self.request.jac, t, y)?;
-        let (_, flat) = read_matrix(py, &value, N, Some(N), "jac", t)?;
-        let j = SMatrix::<f64, N, N>::from_row_slice(&flat);
-        let mut p = Block::<N>::zeros_generic(Const::<N>, Dyn(self.params));
-        if let Some(jac_p) = &self.request.jac_p {
-            let value = self.callbacks.call(jac_p, t, y)?;
-            let (_, flat) = read_matrix(py, &value, N, Some(self.params), "jac_p", t)?;
-            for (index, v) in flat.into_iter().enumerate() {
-                p[(index / self.params, index % self.params)] = v;
-            }
-        }
+        let j = self.jacobian(t, y)?;
+        let p = self.parameter_jacobian(t, y, Some(self.params))?;
         self.last = Some((t, *y, j, p.clone()));
         Ok((j, p))
+    }
+
+    /// `J(t, y)`, counted.
+    fn jacobian(&mut self, t: f64, y: &SVector<f64, N>) -> PyResult<SMatrix<f64, N, N>> {
+        self.njev += 1;
+        let value = self.callbacks.call(&self.request.jac, t, y)?;
+        let (_, flat) = read_matrix(self.callbacks.py(), &value, N, Some(N), "jac", t)?;
+        Ok(SMatrix::<f64, N, N>::from_row_slice(&flat))
+    }
+
+    /// `F_p(t, y)` with `cols` columns (any number at the probe), `N × 0` without `jac_p`.
+    fn parameter_jacobian(
+        &self,
+        t: f64,
+        y: &SVector<f64, N>,
+        cols: Option<usize>,
+    ) -> PyResult<Block<N>> {
+        let Some(jac_p) = &self.request.jac_p else {
+            return Ok(Block::<N>::zeros_generic(Const::<N>, Dyn(0)));
+        };
+        let value = self.callbacks.call(jac_p, t, y)?;
+        let (cols, flat) = read_matrix(self.callbacks.py(), &value, N, cols, "jac_p", t)?;
+        Ok(Block::<N>::from_row_slice_generic(
+            Const::<N>,
+            Dyn(cols),
+            &flat,
+        ))
     }
 
     /// `f(t, y)` and `J S + [0 | F_p]` at a stage.
@@ -310,7 +326,7 @@ fn read_matrix(
     let fits =
         shape.len() == 2 && shape[0] == rows && cols.map_or(shape[1] >= 1, |c| shape[1] == c);
     if !fits {
-        return Err(wrong(format!("an array of shape {shape:?}")));
+        return Err(wrong(format!("an array of shape {}", shape_text(&shape))));
     }
     // ndarray iterates in logical (row-major) order whatever the strides.
     let flat: Vec<f64> = array.readonly().as_array().iter().copied().collect();
@@ -318,6 +334,17 @@ fn read_matrix(
         return Err(non_finite(py, name, t));
     }
     Ok((shape[1], flat))
+}
+
+/// A shape as numpy writes it: `(3, 2)`, `(9,)`.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let parts: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
 }
 
 /// The type of a returned value, for messages.
