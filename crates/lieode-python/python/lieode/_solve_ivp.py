@@ -370,9 +370,10 @@ def solve_ivp(
         ``(len(t), 4, 4)`` on SE3; on a product the pair of both), ``sol`` (``OdeSolution``
         or ``None``), ``t_events`` and ``y_events`` (per event function, the times and states
         of its zeros, states time first; ``None`` without events), ``nfev`` (evaluations of
-        ``fun``), ``njev`` (0 without ``sensitivities``), ``nlu = 0``, ``status`` (0: reached the end, 1: a terminal event,
-        -1: the integration failed — step size too small, or ``max_steps`` reached; ``t`` and
-        ``y`` then hold the steps computed before), ``message``, ``success`` (``status >= 0``).
+        ``fun``), ``njev`` (0 without ``sensitivities``), ``nlu = 0``, ``status`` (0: reached
+        the end, 1: a terminal event, -1: the integration failed — step size too small, or
+        ``max_steps`` reached; ``t`` and ``y`` then hold the steps computed before),
+        ``message``, ``success`` (``status >= 0``).
         With ``sensitivities``: ``sensitivities``, shaped ``(n, m, len(t))`` with
         ``sensitivities[i, j, k] = ∂y_i(t[k]) / ∂(direction j)``; ``sensitivity_names``, the
         ``m`` directions in order (``"y0[0]"`` … ``"y0[n-1]"``, then ``"p[0]"`` …

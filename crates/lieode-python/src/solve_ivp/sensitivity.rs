@@ -32,7 +32,7 @@ use lieode::adaptive::dop853::{DOP853_DENSE_A, DOP853_DENSE_C, DOP853_DENSE_D};
 use lieode::tableau::ButcherTableau;
 use lieode::tableau::registry::{DOP853, DOPRI5};
 use nalgebra::{Const, Dyn, OMatrix, SMatrix, SVector};
-use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use super::callbacks::{Callbacks, error, invalid};
@@ -305,6 +305,17 @@ fn read_matrix(
             ),
         )
     };
+    // Fast path: a float64 numpy array (what a Jacobian written with numpy returns).
+    if let Ok(array) = value.cast::<PyArray2<f64>>() {
+        let shape = array.shape().to_vec();
+        if shape[0] == rows && cols.map_or(shape[1] >= 1, |c| shape[1] == c) {
+            let flat: Vec<f64> = array.readonly().as_array().iter().copied().collect();
+            if !flat.iter().all(|v| v.is_finite()) {
+                return Err(non_finite(py, name, t));
+            }
+            return Ok((shape[1], flat));
+        }
+    }
     let dense = if value.hasattr("toarray")? {
         value.call_method0("toarray")?
     } else {
@@ -505,7 +516,7 @@ impl<const N: usize> Jacobians<'_, '_, N> {
         let m = self.directions();
         let states: Vec<SVector<f64, N>> = grid_y
             .chunks_exact(N)
-            .map(|c| SVector::from_column_slice(c))
+            .map(SVector::from_column_slice)
             .collect();
         let mut values = Vec::with_capacity(out_t.len() * N * m);
         let push = |values: &mut Vec<f64>, s: &Block<N>| {
