@@ -90,6 +90,7 @@ PY_EXAMPLES=(
     "rigid_bodies_benchmark.py 1e4 2 1"
     "solve_ivp_benchmark.py --repeats 1 --tolerances 1e-6 1e-8"
     "benchmark.py --quick --repeats 1"
+    "sensitivity_timing.py --repeats 1"
 )
 for script in crates/lieode-python/examples/*.py; do
     name=$(basename "$script")

@@ -254,6 +254,9 @@ def solve_ivp(
     max_steps: Optional[int] = None,
     step: Optional[float] = None,
     args: Optional[Sequence[Any]] = None,
+    sensitivities: Union[None, bool, str, Sequence[str]] = None,
+    jac: Union[None, Callable[..., Any], Any] = None,
+    jac_p: Union[None, Callable[..., Any], Any] = None,
     **options: Any,
 ) -> OdeResult:
     """Solve an initial value problem ``y' = fun(t, y)``, ``y(t0) = y0``, on ℝⁿ or on a Lie
@@ -334,11 +337,30 @@ def solve_ivp(
     step : float, optional
         The step of a fixed-step tableau: ``⌈|t1 − t0|/step⌉`` equal steps ending on ``t1``.
     args : tuple, optional
-        Extra arguments passed to ``fun`` and to every event function.
+        Extra arguments passed to ``fun``, to every event function and to ``jac``, ``jac_p``.
+    sensitivities : bool, {"y0", "p"} or sequence of them, optional
+        Forward sensitivities of the computed solution (vector ODEs only): the derivatives of
+        ``y(t)`` with respect to the initial state (``"y0"``) and/or to the parameters whose
+        derivative ``jac_p`` gives (``"p"``); ``True`` means ``"y0"``, plus ``"p"`` when
+        ``jac_p`` is given. The step sequence of the run is **frozen**: after the run, its
+        accepted steps are taken again with the same tableau on the tangent-linear system
+        ``S' = J(t, y) S + [0 | F_p(t, y)]``, ``S(t0) = [I | 0]``, which for an explicit
+        Runge–Kutta method is the exact derivative of the computed solution with the step
+        sizes held fixed (the controller's response to the inputs, of the size of the
+        tolerance, is not included). DOP853, DOPRI5 and ``ButcherTableau`` methods; not ODEX,
+        not ``events``, not ``group``. See the section "Sensitivities" of the guide.
+    jac : callable or array_like, optional
+        ``jac(t, y, *args)`` → ``(n, n)``, the Jacobian ``∂fun/∂y`` (SciPy's ``jac``; a
+        constant array, or a SciPy sparse matrix, is accepted too). Needed for
+        ``sensitivities`` and used only for them: it must be exact at every point (the
+        derivative is only as good as it is).
+    jac_p : callable or array_like, optional
+        ``jac_p(t, y, *args)`` → ``(n, n_p)``, the derivative ``∂fun/∂p`` with respect to
+        ``n_p`` parameters (typically those in ``args``); needed for ``"p"``.
     **options
         SciPy's solver options: ``vectorized`` is accepted and has no effect (``fun`` is
-        called with one state at a time); ``jac``, ``jac_sparsity``, ``lband``, ``uband``
-        and ``min_step`` belong to SciPy's implicit methods and are refused.
+        called with one state at a time); ``jac_sparsity``, ``lband``, ``uband`` and
+        ``min_step`` belong to SciPy's implicit methods and are refused.
 
     Returns
     -------
@@ -348,16 +370,25 @@ def solve_ivp(
         ``(len(t), 4, 4)`` on SE3; on a product the pair of both), ``sol`` (``OdeSolution``
         or ``None``), ``t_events`` and ``y_events`` (per event function, the times and states
         of its zeros, states time first; ``None`` without events), ``nfev`` (evaluations of
-        ``fun``), ``njev = nlu = 0``, ``status`` (0: reached the end, 1: a terminal event,
-        -1: the integration failed — step size too small, or ``max_steps`` reached; ``t`` and
-        ``y`` then hold the steps computed before), ``message``, ``success`` (``status >= 0``).
+        ``fun``), ``njev`` (0 without ``sensitivities``), ``nlu = 0``, ``status`` (0: reached
+        the end, 1: a terminal event, -1: the integration failed — step size too small, or
+        ``max_steps`` reached; ``t`` and ``y`` then hold the steps computed before),
+        ``message``, ``success`` (``status >= 0``).
+        With ``sensitivities``: ``sensitivities``, shaped ``(n, m, len(t))`` with
+        ``sensitivities[i, j, k] = ∂y_i(t[k]) / ∂(direction j)``; ``sensitivity_names``, the
+        ``m`` directions in order (``"y0[0]"`` … ``"y0[n-1]"``, then ``"p[0]"`` …
+        ``"p[n_p-1]"``); ``njev``, the evaluations of ``jac`` (``jac_p`` is evaluated at the
+        same points); ``replay_deviation``, the largest difference between the replay's end of
+        a step and the run's state there, relative to the state (rounding only, about 1e-15);
+        ``nfev`` then counts the replay's evaluations too.
 
     Raises
     ------
     Whatever ``fun`` or an event function raises, unchanged (also ``KeyboardInterrupt``).
     ``lieode.InvalidParameterError`` for a bad argument (``parameter`` names it, ``t`` the
-    time where a result of ``fun`` had the wrong shape), ``lieode.NonFiniteError`` for a
-    non-finite ``y0`` or derivative (``t`` is its time).
+    time where a result of ``fun``, ``jac`` or ``jac_p`` had the wrong shape),
+    ``lieode.NonFiniteError`` for a non-finite ``y0``, derivative or Jacobian (``t`` is its
+    time).
 
     Examples
     --------
@@ -374,6 +405,17 @@ def solve_ivp(
     array([[ 0., -1.,  0.],
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
+
+    Sensitivities of ``y' = -k y`` with respect to ``y0`` and ``k`` (``∂y/∂y0 = e^{-kt}``,
+    ``∂y/∂k = -t y0 e^{-kt}``):
+
+    >>> sol = lieode.solve_ivp(lambda t, y, k: -k * y, (0, 2), [3.0], args=(0.5,),
+    ...                        rtol=1e-10, atol=1e-12, sensitivities=True,
+    ...                        jac=lambda t, y, k: [[-k]], jac_p=lambda t, y, k: [[-y[0]]])
+    >>> sol.sensitivity_names
+    ['y0[0]', 'p[0]']
+    >>> np.allclose(sol.sensitivities[0, :, -1], [np.exp(-1), -6 * np.exp(-1)], rtol=1e-9)
+    True
     """
     options.pop("vectorized", None)
     for name in options:
@@ -459,21 +501,92 @@ def solve_ivp(
             args = tuple(args)
         except TypeError:
             raise _invalid("args", f"{args!r}: expected a tuple of extra arguments") from None
-    t, rows, t_events, y_events, nfev, status, message, dense = _lieode.solve_ivp(
+    directions = _directions(sensitivities, jac, jac_p, group_name, method, specs)
+    jac, jac_p = _callable("jac", jac), _callable("jac_p", jac_p)
+    t, rows, t_events, y_events, nfev, status, message, dense, raw = _lieode.solve_ivp(
         fun, t0, t1, flat_y0, group_name, n, method, rtol,
         [float(a) for a in atol_array.ravel()], t_eval, bool(dense_output), specs, chart,
         side, first_step, None if math.isinf(max_step) else max_step, max_steps, step, args,
+        jac if directions else None, jac_p, "y0" in directions,
     )
-    return OdeResult(
+    extra = {}
+    if raw is not None:
+        values, m, _, deviation = raw
+        size = flat_y0.size
+        # Rust gives one n × m matrix per time; the result is (n, m, len(t)), as y is (n, len(t)).
+        extra = dict(
+            sensitivities=np.ascontiguousarray(values.reshape(t.size, size, m).transpose(1, 2, 0)),
+            sensitivity_names=([f"y0[{i}]" for i in range(size)] if "y0" in directions else [])
+            + [f"p[{i}]" for i in range(m - (size if "y0" in directions else 0))],
+            replay_deviation=deviation,
+        )
+    result = OdeResult(
         t=t,
         y=layout.stack(rows),
         sol=OdeSolution(dense, layout, t0, t1) if dense is not None else None,
         t_events=t_events if specs else None,
         y_events=[layout.events(y) for y in y_events] if specs else None,
         nfev=nfev,
-        njev=0,
+        njev=raw[2] if raw is not None else 0,
         nlu=0,
         status=status,
         message=message,
         success=status >= 0,
     )
+    result.update(extra)
+    return result
+
+
+def _directions(sensitivities, jac, jac_p, group, method, events):
+    """The directions asked for, ``()``, ``("y0",)``, ``("p",)`` or ``("y0", "p")``, with
+    the checks of ``sensitivities``, ``jac`` and ``jac_p`` against each other and the run."""
+    if sensitivities is None or sensitivities is False:
+        for name, value in (("jac", jac), ("jac_p", jac_p)):
+            if value is not None:
+                raise _invalid(name, "is used for `sensitivities` only (lieode's methods are "
+                                     "explicit): give `sensitivities=True` or leave it out")
+        return ()
+    if sensitivities is True:
+        chosen = {"y0"} | ({"p"} if jac_p is not None else set())
+    else:
+        items = [sensitivities] if isinstance(sensitivities, str) else sensitivities
+        try:
+            items = list(items)
+        except TypeError:
+            items = None
+        if not items or any(not isinstance(x, str) or x not in ("y0", "p") for x in items) \
+                or len(set(items)) != len(items):
+            raise _invalid("sensitivities", f"{sensitivities!r}: expected True, \"y0\", \"p\" "
+                                            "or a sequence of them without repetition")
+        chosen = set(items)
+    if group is not None:
+        raise _invalid("sensitivities", "sensitivities are computed for vector ODEs only "
+                                        "(no `group`)")
+    if method == "ODEX":
+        raise _invalid("method", "'ODEX' with `sensitivities`: an extrapolation method has no "
+                                 "fixed tableau to replay; use \"DOP853\", \"DOPRI5\" or a "
+                                 "lieode.ButcherTableau")
+    if events:
+        raise _invalid("events", "cannot be combined with `sensitivities` (an event's time "
+                                 "depends on the inputs too)")
+    if jac is None:
+        raise _invalid("jac", "`sensitivities` need the Jacobian `jac(t, y, *args)` of `fun`")
+    if "p" in chosen and jac_p is None:
+        raise _invalid("jac_p", "the sensitivities to \"p\" need `jac_p(t, y, *args)`, the "
+                                "derivative of `fun` with respect to the parameters, (n, n_p)")
+    if "p" not in chosen and jac_p is not None:
+        raise _invalid("jac_p", f"is given but `sensitivities` = {sensitivities!r} has no "
+                                "\"p\"")
+    return tuple(x for x in ("y0", "p") if x in chosen)
+
+
+def _callable(name, value):
+    """``value`` if it is callable; a constant matrix as the callable returning it."""
+    if value is None or callable(value):
+        return value
+    try:
+        matrix = value.toarray() if hasattr(value, "toarray") else value
+        matrix = np.array(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise _invalid(name, f"{value!r}: expected a callable or a real matrix") from None
+    return lambda t, y, *args: matrix

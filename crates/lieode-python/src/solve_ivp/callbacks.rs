@@ -84,8 +84,13 @@ impl<'py> Callbacks<'py> {
         self.failure.borrow().is_some()
     }
 
-    /// `f(t, y, *args)`.
-    fn call<S: PyState>(
+    /// The interpreter the callables run in.
+    pub fn py(&self) -> Python<'py> {
+        self.py
+    }
+
+    /// `f(t, y, *args)` for any callable `f` of the run (`fun`, an event, a Jacobian).
+    pub fn call<S: PyState>(
         &self,
         f: &Bound<'py, PyAny>,
         t: f64,

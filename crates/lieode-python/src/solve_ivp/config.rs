@@ -75,6 +75,9 @@ pub struct Config {
     pub chart: ChartKind,
     /// The side on a group.
     pub side: Side,
+    /// Whether the run keeps its accepted times and states besides `t_eval`'s (the
+    /// sensitivities replay them).
+    pub keep_steps: bool,
 }
 
 /// Something done with an adaptive method of whatever type the run's [`MethodSpec`] names

@@ -11,6 +11,7 @@
 //! | `dense.rs` | `sol`, the dense output |
 //! | `vector.rs` | vector ODEs, dispatched on the compiled sizes |
 //! | `group.rs` | ODEs on SO(3), SU(2), SE(3) and their products with ℝⁿ |
+//! | `sensitivity.rs` | forward sensitivities of vector ODEs, on the frozen step sequence |
 //! | `tableau.rs` | `lieode.ButcherTableau` |
 //! | `reference.rs` | the library's own Arenstorf problem, for the bit-for-bit test |
 
@@ -20,6 +21,7 @@ mod dense;
 mod group;
 mod reference;
 mod run;
+mod sensitivity;
 mod state;
 mod tableau;
 mod vector;
@@ -33,13 +35,19 @@ use callbacks::{Callbacks, invalid};
 use config::{ChartKind, Config, EventSpec, MethodSpec};
 use dense::DenseOutput;
 use run::Outcome;
+use sensitivity::{Request, Tangent};
 use tableau::PyButcherTableau;
 
 /// The method names `solve_ivp` takes (`"RK45"` is SciPy's name of DOPRI5).
 pub const METHODS: [&str; 4] = ["DOPRI5", "RK45", "DOP853", "ODEX"];
 
+/// The sensitivities as [`solve_ivp`] returns them: the values (per output time, the
+/// `n × m` matrix row by row, flat), the number of directions `m`, the evaluations of `jac`,
+/// and the replay's deviation from the primal states ([`Tangent`]).
+type RawSensitivities<'py> = (Bound<'py, PyArray1<f64>>, usize, usize, f64);
+
 /// What [`solve_ivp`] returns: `t`, `y` (one flat state per row), `t_events`, `y_events`,
-/// `nfev`, `status`, `message`, `sol`.
+/// `nfev`, `status`, `message`, `sol`, the sensitivities.
 type RawResult<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray2<f64>>,
@@ -49,6 +57,7 @@ type RawResult<'py> = (
     i32,
     String,
     Option<DenseOutput>,
+    Option<RawSensitivities<'py>>,
 );
 
 /// The method named or given.
@@ -81,9 +90,10 @@ fn method(py: Python<'_>, method: &Bound<'_, PyAny>) -> PyResult<MethodSpec> {
 
 /// The Rust side of `lieode.solve_ivp`, called by the Python wrapper with checked arguments:
 /// `y0` flat, `group` the group's name (`None` for a vector ODE) and `n` the size of its `ℝⁿ`
-/// factor, `events` as `(function, direction, terminal)`.
+/// factor, `events` as `(function, direction, terminal)`; with `jac` the sensitivities of a
+/// vector ODE with respect to `y0` (`sensitivity_y0`) and to `jac_p`'s parameters.
 #[pyfunction]
-#[pyo3(signature = (fun, t0, t1, y0, group, n, method_, rtol, atol, t_eval, dense_output, events, chart, side, first_step, max_step, max_steps, step, args))]
+#[pyo3(signature = (fun, t0, t1, y0, group, n, method_, rtol, atol, t_eval, dense_output, events, chart, side, first_step, max_step, max_steps, step, args, jac=None, jac_p=None, sensitivity_y0=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_ivp<'py>(
     py: Python<'py>,
@@ -106,6 +116,9 @@ pub fn solve_ivp<'py>(
     max_steps: Option<usize>,
     step: Option<f64>,
     args: Vec<Bound<'py, PyAny>>,
+    jac: Option<Bound<'py, PyAny>>,
+    jac_p: Option<Bound<'py, PyAny>>,
+    sensitivity_y0: bool,
 ) -> PyResult<RawResult<'py>> {
     let chart = match chart {
         "exp" => ChartKind::Exponential,
@@ -160,15 +173,40 @@ pub fn solve_ivp<'py>(
         step,
         chart,
         side,
+        keep_steps: jac.is_some(),
     };
+    let request = jac.map(|jac| Request {
+        jac,
+        jac_p,
+        y0: sensitivity_y0,
+    });
     let functions = events.into_iter().map(|(f, _, _)| f).collect();
     let callbacks = Callbacks::new(py, fun, functions, args);
     let y0 = y0.as_array().to_vec();
-    let outcome = match group {
-        None => vector::solve(py, &callbacks, &y0, &config)?,
-        Some(name) => group::solve(py, &callbacks, name, n, &y0, &config)?,
+    let (outcome, tangent) = match (group, &request) {
+        (None, _) => vector::solve(py, &callbacks, &y0, &config, request.as_ref())?,
+        (Some(name), None) => (group::solve(py, &callbacks, name, n, &y0, &config)?, None),
+        (Some(_), Some(_)) => {
+            return Err(invalid(
+                py,
+                "sensitivities",
+                None,
+                "invalid parameter `sensitivities`: sensitivities are computed for vector ODEs \
+                 only (no `group`)"
+                    .to_string(),
+            ));
+        }
     };
-    to_python(py, outcome, y0.len(), callbacks.event_count())
+    let mut raw = to_python(py, outcome, y0.len(), callbacks.event_count())?;
+    raw.8 = tangent.map(|t: Tangent| {
+        (
+            PyArray1::from_vec(py, t.values),
+            t.directions,
+            t.njev,
+            t.deviation,
+        )
+    });
+    Ok(raw)
 }
 
 /// The outcome as numpy arrays, `floats` per state.
@@ -198,6 +236,7 @@ fn to_python<'py>(
         outcome.status,
         outcome.message,
         outcome.sol,
+        None,
     ))
 }
 

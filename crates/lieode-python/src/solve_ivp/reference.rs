@@ -40,6 +40,7 @@ pub fn arenstorf_reference<'py>(
         step: None,
         chart: ChartKind::Exponential,
         side: Side::Left,
+        keep_steps: false,
     };
     let y0 = Vector4::from(ARENSTORF_Y0);
     let outcome = vector::integrate(py, &mut Arenstorf, &y0, &config, None)?;

@@ -35,6 +35,9 @@ pub struct Outcome {
     pub message: String,
     /// The dense output, if asked for.
     pub sol: Option<DenseOutput>,
+    /// The accepted times and states (flat) when `t` and `y` are `t_eval`'s and the run was
+    /// asked to keep them ([`Config::keep_steps`]); `None` when `t` and `y` are the steps.
+    pub steps: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 /// SciPy's message for a run that reached its end.
@@ -153,6 +156,7 @@ where
                 status: -1,
                 message: capitalised(&error.to_string()),
                 sol: None,
+                steps: None,
             });
         }
         Err(error) => return Err(exception(py, error)),
@@ -174,6 +178,7 @@ where
         t_events[hit.index].push(hit.t);
         hit.state.write_flat(&mut y_events[hit.index]);
     }
+    let mut steps = None;
     let (t, y) = match &config.t_eval {
         None => (recorder.times, recorder.states),
         Some(times) => {
@@ -184,6 +189,9 @@ where
             let mut y = Vec::with_capacity(t.len() * M::State::FLOATS);
             for &ti in &t {
                 solution.eval_into(ti, &mut y).map_err(|e| to_py(py, e))?;
+            }
+            if config.keep_steps {
+                steps = Some((recorder.times, recorder.states));
             }
             (t, y)
         }
@@ -200,6 +208,7 @@ where
         status,
         message,
         sol,
+        steps,
     })
 }
 

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use super::callbacks::{Callbacks, invalid};
 use super::config::{AdaptiveVisitor, Config, MethodSpec};
 use super::run::{Outcome, run};
+use super::sensitivity::{Jacobians, Request, Scheme, Tangent};
 use crate::errors::to_py;
 
 /// Calls `$then!(sizes…)` with the sizes of `y0` compiled in (one list, used by the dispatch
@@ -27,20 +28,22 @@ macro_rules! size_list {
 /// The sizes of `y0` a vector ODE may have.
 pub const SIZES: &[usize] = with_sizes!(size_list);
 
-/// Solves the vector ODE `fun` from `y0`.
+/// Solves the vector ODE `fun` from `y0`, with the sensitivities `request` asks for.
 ///
 /// # Errors
-/// `InvalidParameterError` naming `y0` for a size not in [`SIZES`]; those of [`run`].
+/// `InvalidParameterError` naming `y0` for a size not in [`SIZES`]; those of [`run`] and of
+/// the sensitivities ([`Jacobians`]).
 pub fn solve(
     py: Python<'_>,
     callbacks: &Callbacks<'_>,
     y0: &[f64],
     config: &Config,
-) -> PyResult<Outcome> {
+    request: Option<&Request<'_>>,
+) -> PyResult<(Outcome, Option<Tangent>)> {
     macro_rules! dispatch {
         ($($n:literal)*) => {
             match y0.len() {
-                $($n => sized::<$n>(py, callbacks, y0, config),)*
+                $($n => sized::<$n>(py, callbacks, y0, config, request),)*
                 n => Err(invalid(
                     py,
                     "y0",
@@ -56,20 +59,51 @@ pub fn solve(
     with_sizes!(dispatch)
 }
 
-/// [`solve`] for the size `N`.
+/// [`solve`] for the size `N`: the primal run, then (if asked) its replay on the frozen
+/// accepted times for the sensitivities at the output times.
 fn sized<const N: usize>(
     py: Python<'_>,
     callbacks: &Callbacks<'_>,
     y0: &[f64],
     config: &Config,
-) -> PyResult<Outcome> {
+    request: Option<&Request<'_>>,
+) -> PyResult<(Outcome, Option<Tangent>)> {
     let y0 = SVector::<f64, N>::from_iterator(y0.iter().copied());
+    // The Jacobians are checked at (t0, y0) before the primal run, so that a wrong shape is
+    // reported before any integration.
+    let prepared = match request {
+        None => None,
+        Some(request) => {
+            let scheme = Scheme::of(&config.method).ok_or_else(|| {
+                invalid(
+                    py,
+                    "method",
+                    None,
+                    "invalid parameter `method` = 'ODEX' with `sensitivities`: an \
+                     extrapolation method has no fixed tableau to replay; use \"DOP853\", \
+                     \"DOPRI5\" or a lieode.ButcherTableau"
+                        .to_string(),
+                )
+            })?;
+            let jacobians = Jacobians::<N>::probe(callbacks, request, config.t0, &y0)?;
+            Some((scheme, jacobians))
+        }
+    };
     let mut problem = |t: f64, x: &SVector<f64, N>| {
         let mut out = SVector::<f64, N>::zeros();
         callbacks.derivative(t, x, out.as_mut_slice());
         out
     };
-    integrate(py, &mut problem, &y0, config, Some(callbacks))
+    let mut outcome = integrate(py, &mut problem, &y0, config, Some(callbacks))?;
+    let Some((scheme, jacobians)) = prepared else {
+        return Ok((outcome, None));
+    };
+    let tangent = match &outcome.steps {
+        Some((grid_t, grid_y)) => jacobians.replay(&scheme, grid_t, grid_y, &outcome.t)?,
+        None => jacobians.replay(&scheme, &outcome.t, &outcome.y, &outcome.t)?,
+    };
+    outcome.nfev += tangent.nfev;
+    Ok((outcome, Some(tangent)))
 }
 
 /// Integrates the vector ODE `problem` (a Python callable's closure, or a Rust problem) with
