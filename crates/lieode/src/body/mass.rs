@@ -4,6 +4,7 @@ use nalgebra::{Matrix3, Quaternion};
 
 use super::RigidBody;
 use crate::error::{Error, Result, check_finite};
+use crate::lie::{Real, to_f64};
 
 /// A rigid body that translates and rotates, the body of the many-body layer
 /// ([`crate::system`], which re-exports it as `system::Body`): its mass and its rotational
@@ -19,10 +20,10 @@ use crate::error::{Error, Result, check_finite};
 /// # Ok::<(), lieode::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Body {
-    mass: f64,
-    inverse_mass: f64,
-    rigid: RigidBody,
+pub struct Body<T: Real = f64> {
+    mass: T,
+    inverse_mass: T,
+    rigid: RigidBody<T>,
 }
 
 impl Body {
@@ -42,14 +43,7 @@ impl Body {
     /// [`Error::NonFinite`] naming `mass`; [`Error::InvalidParameter`] naming `mass` unless it is
     /// positive with a finite reciprocal.
     pub fn with_rigid(mass: f64, rigid: RigidBody) -> Result<Self> {
-        check_finite("mass", mass)?;
-        if !(mass > 0.0 && (1.0 / mass).is_finite()) {
-            return Err(Error::InvalidParameter {
-                name: "mass",
-                value: format!("{mass:e}"),
-                expected: "a positive mass with a finite reciprocal".into(),
-            });
-        }
+        check_mass(mass)?;
         Ok(Self {
             mass,
             inverse_mass: 1.0 / mass,
@@ -86,19 +80,51 @@ impl Body {
         let i = 0.4 * mass * radius * radius;
         Self::new(mass, [i, i, i])
     }
+}
+
+impl<T: Real> Body<T> {
+    /// A body over the scalar `T` — dual numbers whose derivative parts make the mass and the
+    /// moments parameters of a sensitivity run ([`crate::sensitivity`]; the moments through
+    /// [`RigidBody::from_scalar_moments`]). The real part of the mass is checked as
+    /// [`Body::with_rigid`] checks it.
+    ///
+    /// # Errors
+    /// As [`Body::with_rigid`] for the real part of `mass`.
+    pub fn from_scalars(mass: T, rigid: RigidBody<T>) -> Result<Self> {
+        check_mass(to_f64(mass))?;
+        Ok(Self {
+            mass,
+            inverse_mass: T::one() / mass,
+            rigid,
+        })
+    }
 
     /// The mass.
-    pub fn mass(&self) -> f64 {
+    pub fn mass(&self) -> T {
         self.mass
     }
 
     /// `1/m`.
-    pub fn inverse_mass(&self) -> f64 {
+    pub fn inverse_mass(&self) -> T {
         self.inverse_mass
     }
 
     /// The rotational part: principal moments and Euler's equations.
-    pub fn rigid(&self) -> &RigidBody {
+    pub fn rigid(&self) -> &RigidBody<T> {
         &self.rigid
+    }
+}
+
+/// The checks of a mass: finite, positive, with a finite reciprocal.
+fn check_mass(mass: f64) -> Result<()> {
+    check_finite("mass", mass)?;
+    if mass > 0.0 && (1.0 / mass).is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name: "mass",
+            value: format!("{mass:e}"),
+            expected: "a positive mass with a finite reciprocal".into(),
+        })
     }
 }

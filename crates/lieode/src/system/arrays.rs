@@ -4,20 +4,32 @@ use nalgebra::{Quaternion, Vector3};
 
 use super::forces::SystemView;
 use super::state::SystemState;
+use crate::lie::Real;
 
 /// Positions `x`, velocities `v`, rotors `q` and body angular velocities `w` of N bodies, each a
 /// contiguous array: the layout the methods update in place and hand to the force model.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct BodyArrays {
-    pub(crate) x: Vec<Vector3<f64>>,
-    pub(crate) v: Vec<Vector3<f64>>,
-    pub(crate) q: Vec<Quaternion<f64>>,
-    pub(crate) w: Vec<Vector3<f64>>,
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BodyArrays<T: Real = f64> {
+    pub(crate) x: Vec<Vector3<T>>,
+    pub(crate) v: Vec<Vector3<T>>,
+    pub(crate) q: Vec<Quaternion<T>>,
+    pub(crate) w: Vec<Vector3<T>>,
 }
 
-impl BodyArrays {
+impl<T: Real> Default for BodyArrays<T> {
+    fn default() -> Self {
+        Self {
+            x: Vec::new(),
+            v: Vec::new(),
+            q: Vec::new(),
+            w: Vec::new(),
+        }
+    }
+}
+
+impl<T: Real> BodyArrays<T> {
     /// Copies `state`'s arrays in, reusing the allocations.
-    pub(crate) fn assign(&mut self, state: &SystemState) {
+    pub(crate) fn assign(&mut self, state: &SystemState<T>) {
         self.x.clone_from(&state.positions);
         self.v.clone_from(&state.velocities);
         self.q.clone_from(&state.rotors);
@@ -25,7 +37,7 @@ impl BodyArrays {
     }
 
     /// The arrays as the force model's view at `t`.
-    pub(crate) fn view(&self, t: f64) -> SystemView<'_> {
+    pub(crate) fn view(&self, t: f64) -> SystemView<'_, T> {
         SystemView {
             t,
             positions: &self.x,
@@ -36,7 +48,7 @@ impl BodyArrays {
     }
 
     /// A copy as the state at `t`.
-    pub(crate) fn state(&self, t: f64) -> SystemState {
+    pub(crate) fn state(&self, t: f64) -> SystemState<T> {
         SystemState {
             t,
             positions: self.x.clone(),

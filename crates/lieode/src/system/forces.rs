@@ -4,34 +4,35 @@ use crate::body::{Frame, Torque};
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
+use crate::lie::Real;
 
 /// The state a force model sees: positions, velocities, rotors and body-frame angular
 /// velocities of every body at `t`, as the method provides them (a leapfrog method's velocities
 /// are half a step behind its positions; each method documents what it passes).
 #[derive(Debug, Clone, Copy)]
-pub struct SystemView<'a> {
+pub struct SystemView<'a, T: Real = f64> {
     /// The time of the positions and rotors.
     pub t: f64,
     /// Positions (lab).
-    pub positions: &'a [Vector3<f64>],
+    pub positions: &'a [Vector3<T>],
     /// Linear velocities (lab).
-    pub velocities: &'a [Vector3<f64>],
+    pub velocities: &'a [Vector3<T>],
     /// Rotors, body → lab.
-    pub rotors: &'a [Quaternion<f64>],
+    pub rotors: &'a [Quaternion<T>],
     /// Angular velocities (body frame).
-    pub omegas: &'a [Vector3<f64>],
+    pub omegas: &'a [Vector3<T>],
 }
 
 /// Forces (lab frame) and torques (in the model's [`Frame`]) on every body.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Loads {
+pub struct Loads<T: Real = f64> {
     /// Forces, lab frame.
-    pub forces: Vec<Vector3<f64>>,
+    pub forces: Vec<Vector3<T>>,
     /// Torques, in the model's frame.
-    pub torques: Vec<Vector3<f64>>,
+    pub torques: Vec<Vector3<T>>,
 }
 
-impl Loads {
+impl<T: Real> Loads<T> {
     /// Zero loads on `n` bodies.
     pub fn zeros(n: usize) -> Self {
         Self {
@@ -53,10 +54,10 @@ impl Loads {
     ///
     /// # Errors
     /// As [`Loads::check`].
-    pub(crate) fn evaluate<P: SystemForces + ?Sized>(
+    pub(crate) fn evaluate<P: SystemForces<T> + ?Sized>(
         &mut self,
         problem: &mut P,
-        view: &SystemView<'_>,
+        view: &SystemView<'_, T>,
         n: usize,
         stats: &mut crate::stepper::Stats,
         finite: bool,
@@ -114,7 +115,7 @@ impl Loads {
 /// the model was not finite itself (a method's own overflow: a stage, a predictor, a half step
 /// back), the first such body's state is to blame, not the model; else the loads' error as it
 /// is.
-pub(crate) fn blame_the_state(error: Error, view: &SystemView<'_>) -> Error {
+pub(crate) fn blame_the_state<T: Real>(error: Error, view: &SystemView<'_, T>) -> Error {
     let Error::NonFiniteBody { t, .. } = error else {
         return error;
     };
@@ -135,10 +136,10 @@ pub(crate) const METHOD_STATE: &str = "method state (where the loads are evaluat
 pub(crate) const METHOD_STATE_HALF_STEP: &str = "method state (the start's half step back)";
 
 /// The first body whose position, velocity, rotor or angular velocity in `view` is not finite.
-fn first_non_finite_body(view: &SystemView<'_>) -> Option<usize> {
-    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+fn first_non_finite_body<T: Real>(view: &SystemView<'_, T>) -> Option<usize> {
+    let finite = |v: &[T]| v.iter().all(|x| x.is_finite());
     (0..view.positions.len()).find(|&i| {
-        let vector = |a: &[Vector3<f64>]| a.get(i).is_none_or(|x| finite(x.as_slice()));
+        let vector = |a: &[Vector3<T>]| a.get(i).is_none_or(|x| finite(x.as_slice()));
         let rotor = view
             .rotors
             .get(i)
@@ -149,7 +150,7 @@ fn first_non_finite_body(view: &SystemView<'_>) -> Option<usize> {
 
 /// A force model `F(t, state of all bodies) → (forces, torques)`, evaluated once per force
 /// evaluation of a method for the whole system (contacts, fields, drag, springs between bodies).
-pub trait SystemForces {
+pub trait SystemForces<T: Real = f64> {
     /// The frame of the torques it writes.
     fn torque_frame(&self) -> Frame;
 
@@ -174,7 +175,7 @@ pub trait SystemForces {
     /// the number of bodies, and zeroed by the caller unless
     /// [`SystemForces::assigns_every_load`]; a model that resizes them is refused by the
     /// methods, naming `loads`).
-    fn loads(&mut self, view: &SystemView<'_>, loads: &mut Loads);
+    fn loads(&mut self, view: &SystemView<'_, T>, loads: &mut Loads<T>);
 
     /// For a model whose loads on each body depend on that body's state alone ([`PerBody`]):
     /// `visitor` run on the per-body model with its concrete type, so that a method can

@@ -12,6 +12,7 @@ use super::state::SystemState;
 use crate::body::quaternion::{exp_pure, rotate, rotate_inverse};
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
+use crate::lie::{Real, real};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The improved PCDM scheme (L. J. H. Seelen, J. T. Padding, J. A. M. Kuipers, *Improved
@@ -55,27 +56,27 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 /// With the `parallel` feature the bodies are processed on rayon's pool; results are identical
 /// for any number of threads.
 #[derive(Debug, Clone)]
-pub struct ImprovedPcdmSystem {
-    bodies: Vec<Body>,
+pub struct ImprovedPcdmSystem<T: Real = f64> {
+    bodies: Vec<Body<T>>,
     clock: Option<FixedClock>,
     /// `v_{n+½}`, `q_{n+½}`, `ω^b_{n+½}`.
-    velocities_half: Vec<Vector3<f64>>,
-    rotors_half: Vec<Quaternion<f64>>,
-    omegas_half: Vec<Vector3<f64>>,
+    velocities_half: Vec<Vector3<T>>,
+    rotors_half: Vec<Quaternion<T>>,
+    omegas_half: Vec<Vector3<T>>,
     /// `ω̇^b_n`.
-    accelerations: Vec<Vector3<f64>>,
+    accelerations: Vec<Vector3<T>>,
     /// `x_n` and the predicted whole-step values `v'_n`, `q'_n`, `ω'^b_n` the loads were
     /// evaluated at.
-    now: BodyArrays,
+    now: BodyArrays<T>,
     /// `F_n`, `τ_n` and the frame of the torques.
-    loads: Loads,
+    loads: Loads<T>,
     frame: Frame,
     stats: Stats,
 }
 
-impl ImprovedPcdmSystem {
+impl<T: Real> ImprovedPcdmSystem<T> {
     /// The scheme for `bodies` (one entry per body).
-    pub fn new(bodies: Vec<Body>) -> Self {
+    pub fn new(bodies: Vec<Body<T>>) -> Self {
         Self {
             loads: Loads::zeros(bodies.len()),
             bodies,
@@ -91,13 +92,13 @@ impl ImprovedPcdmSystem {
     }
 
     /// The half-step rotors `q_{n+½}` the scheme carries (the paper's orientation variable).
-    pub fn half_step_rotors(&self) -> &[Quaternion<f64>] {
+    pub fn half_step_rotors(&self) -> &[Quaternion<T>] {
         &self.rotors_half
     }
 
     /// The loads at `t` for the positions and the predicted whole-step values, and from them
     /// every body's `ω̇^b`.
-    fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
+    fn evaluate<P: SystemForces<T> + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
         let n = self.bodies.len();
         self.frame = self
             .loads
@@ -126,20 +127,20 @@ impl ImprovedPcdmSystem {
 /// The lab-frame rotor increment `exp(h · q ω^b q̄)` of a body-frame angular velocity `ω^b`
 /// seen in the frame of `q`, applied on the left of `base`.
 #[inline(always)]
-pub(super) fn turn(
-    q: &Quaternion<f64>,
-    omega_body: &Vector3<f64>,
+pub(super) fn turn<T: Real>(
+    q: &Quaternion<T>,
+    omega_body: &Vector3<T>,
     h: f64,
-    base: &Quaternion<f64>,
-) -> Quaternion<f64> {
-    exp_pure(&(rotate(q, omega_body) * h)) * base
+    base: &Quaternion<T>,
+) -> Quaternion<T> {
+    exp_pure(&(rotate(q, omega_body) * real::<T>(h))) * base
 }
 
 /// Checks a body's carried state at `t`.
 #[inline(always)]
-pub(super) fn finite(
-    values: [&Vector3<f64>; 3],
-    q: &Quaternion<f64>,
+pub(super) fn finite<T: Real>(
+    values: [&Vector3<T>; 3],
+    q: &Quaternion<T>,
     body: usize,
     t: f64,
 ) -> Result<()> {
@@ -158,11 +159,11 @@ pub(super) fn finite(
 
 impl_body_count!(ImprovedPcdmSystem);
 
-impl_system_info!(ImprovedPcdmSystem, |_s| "improved_pcdm");
+impl_system_info!(ImprovedPcdmSystem<T> where T: crate::lie::Real, |_s| "improved_pcdm");
 
-impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
-    type State = SystemState;
-    type Segment = NoDenseOutput<SystemState>;
+impl<T: Real, P: SystemForces<T> + ?Sized> Stepper<P> for ImprovedPcdmSystem<T> {
+    type State = SystemState<T>;
+    type Segment = NoDenseOutput<SystemState<T>>;
 
     /// Starts from the synchronised state `y0` on a fixed-step span: the loads at `t₀` (one
     /// evaluation) and the half-step predictors (see the type's documentation).
@@ -171,7 +172,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a negative step;
     /// [`Error::NonFiniteBody`] for non-finite loads.
-    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState<T>) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run.
         self.clock = None;
         let clock = plan::start(self.len(), span, y0, problem.body_count())?;
@@ -188,10 +189,10 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
             let a = self.accelerations[i];
             let q0 = y0.rotors[i];
             self.velocities_half[i] +=
-                self.loads.forces[i] * (0.5 * dt * self.bodies[i].inverse_mass());
-            let quarter = y0.omegas[i] + a * (0.25 * dt);
+                self.loads.forces[i] * (real::<T>(0.5 * dt) * self.bodies[i].inverse_mass());
+            let quarter = y0.omegas[i] + a * real::<T>(0.25 * dt);
             self.rotors_half[i] = turn(&q0, &quarter, 0.25 * dt, &q0);
-            self.omegas_half[i] = y0.omegas[i] + a * (0.5 * dt);
+            self.omegas_half[i] = y0.omegas[i] + a * real::<T>(0.5 * dt);
         }
         self.clock = Some(clock);
         Ok(())
@@ -227,11 +228,11 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
             read omegas_half, read accelerations, write velocities, write rotors,
             write omegas, read forces;
             |i, (body, x, v_half, q_half, w_half, a, v, q, w, force)| {
-                *x += *v_half * dt;
-                *v = v_half + force * (0.5 * dt * body.inverse_mass());
-                let three_quarter = w_half + a * (0.25 * dt);
+                *x += *v_half * real::<T>(dt);
+                *v = v_half + force * (real::<T>(0.5 * dt) * body.inverse_mass());
+                let three_quarter = w_half + a * real::<T>(0.25 * dt);
                 *q = turn(q_half, &three_quarter, 0.25 * dt, q_half);
-                *w = w_half + a * (0.5 * dt);
+                *w = w_half + a * real::<T>(0.5 * dt);
                 finite([x, v, w], q, i, t1)
             })?;
         }
@@ -250,9 +251,9 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
         for_each_body!(read bodies, write velocities_half, write rotors_half, write omegas_half,
         read accelerations, read rotors, read omegas, read forces;
         |i, (body, v_half, q_half, w_half, a, q, w, force)| {
-            *w_half += a * dt;
+            *w_half += a * real::<T>(dt);
             *q_half = turn(q, w, 0.5 * dt, q_half);
-            *v_half += force * (dt * body.inverse_mass());
+            *v_half += force * (real::<T>(dt) * body.inverse_mass());
             finite([v_half, w_half, w_half], q_half, i, t1)
         })?;
         let report = clock.advance(&mut self.stats);
@@ -264,7 +265,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for ImprovedPcdmSystem {
     ///
     /// # Errors
     /// [`not_started`] before the start.
-    fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
+    fn state(&mut self, _problem: &mut P) -> Result<SystemState<T>> {
         let clock = self.clock.ok_or_else(not_started)?;
         checked(self.now.state(clock.time()))
     }

@@ -13,6 +13,7 @@ use super::state::SystemState;
 use crate::body::quaternion::rotate_inverse;
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
+use crate::lie::{Real, real};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// The original PCDM scheme (F. Zhao, B. G. M. van Wachem, *A novel quaternion integration
@@ -41,23 +42,23 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 /// implemented here — "the torque of the old time step has to be used" (§3.4). The paper
 /// measures it between first and second order; `docs/seelen.md` gives ours.
 #[derive(Debug, Clone)]
-pub struct PcdmSystem {
-    bodies: Vec<Body>,
+pub struct PcdmSystem<T: Real = f64> {
+    bodies: Vec<Body<T>>,
     clock: Option<FixedClock>,
     /// `x_n`, `v_n`, `q_n`, `ω^b_n` (the velocities predicted to `t_{n+1}` while the loads are
     /// evaluated).
-    now: BodyArrays,
+    now: BodyArrays<T>,
     /// The velocity Verlet half-step velocities, between the kick and the loads.
-    velocities_half: Vec<Vector3<f64>>,
+    velocities_half: Vec<Vector3<T>>,
     /// `F_n`, `τ_n` and the frame of the torques.
-    loads: Loads,
+    loads: Loads<T>,
     frame: Frame,
     stats: Stats,
 }
 
-impl PcdmSystem {
+impl<T: Real> PcdmSystem<T> {
     /// The scheme for `bodies` (one entry per body).
-    pub fn new(bodies: Vec<Body>) -> Self {
+    pub fn new(bodies: Vec<Body<T>>) -> Self {
         Self {
             loads: Loads::zeros(bodies.len()),
             bodies,
@@ -70,7 +71,7 @@ impl PcdmSystem {
     }
 
     /// The loads at `t` for the carried arrays.
-    fn evaluate<P: SystemForces + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
+    fn evaluate<P: SystemForces<T> + ?Sized>(&mut self, problem: &mut P, t: f64) -> Result<()> {
         let n = self.bodies.len();
         self.frame = self
             .loads
@@ -81,11 +82,11 @@ impl PcdmSystem {
 
 impl_body_count!(PcdmSystem);
 
-impl_system_info!(PcdmSystem, |_s| "pcdm");
+impl_system_info!(PcdmSystem<T> where T: crate::lie::Real, |_s| "pcdm");
 
-impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
-    type State = SystemState;
-    type Segment = NoDenseOutput<SystemState>;
+impl<T: Real, P: SystemForces<T> + ?Sized> Stepper<P> for PcdmSystem<T> {
+    type State = SystemState<T>;
+    type Segment = NoDenseOutput<SystemState<T>>;
 
     /// Starts at `y0` on a fixed-step span: the loads at `t₀` (one evaluation).
     ///
@@ -93,7 +94,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     /// Those of [`SystemState::validate`]; [`Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a negative step;
     /// [`Error::NonFiniteBody`] for non-finite loads.
-    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState<T>) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run.
         self.clock = None;
         let clock = plan::start(self.len(), span, y0, problem.body_count())?;
@@ -133,9 +134,9 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
             for_each_body!(read bodies, write positions, write velocities, write rotors,
             write omegas, write velocities_half, read forces, read torques;
             |i, (body, x, v, q, w, v_half, force, torque)| {
-                let kick = force * (0.5 * dt * body.inverse_mass());
+                let kick = force * (real::<T>(0.5 * dt) * body.inverse_mass());
                 *v_half = *v + kick;
-                *x += *v_half * dt;
+                *x += *v_half * real::<T>(dt);
                 // The velocity the loads see: the half step predicted on to t_{n+1}.
                 *v = *v_half + kick;
                 let rigid = body.rigid();
@@ -144,12 +145,12 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
                     Frame::Lab => rotate_inverse(q, torque),
                 };
                 let a = rigid.angular_acceleration(w, &tau);
-                let quarter = *w + a * (0.25 * dt);
-                let half = *w + a * (0.5 * dt);
+                let quarter = *w + a * real::<T>(0.25 * dt);
+                let half = *w + a * real::<T>(0.5 * dt);
                 let predicted = turn(q, &quarter, 0.25 * dt, q);
                 let a_half = rigid.angular_acceleration(&half, &tau);
                 *q = turn(&predicted, &half, 0.5 * dt, q);
-                *w += a_half * dt;
+                *w += a_half * real::<T>(dt);
                 finite([x, v, w], q, i, t1)
             })?;
         }
@@ -165,7 +166,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
         let forces = &loads.forces;
         for_each_body!(read bodies, write velocities, read velocities_half, read forces;
         |i, (body, v, v_half, force)| {
-            *v = v_half + force * (0.5 * dt * body.inverse_mass());
+            *v = v_half + force * (real::<T>(0.5 * dt) * body.inverse_mass());
             if v.iter().all(|c| c.is_finite()) {
                 Ok(())
             } else {
@@ -181,7 +182,7 @@ impl<P: SystemForces + ?Sized> Stepper<P> for PcdmSystem {
     ///
     /// # Errors
     /// [`not_started`] before the start.
-    fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
+    fn state(&mut self, _problem: &mut P) -> Result<SystemState<T>> {
         let clock = self.clock.ok_or_else(not_started)?;
         checked(self.now.state(clock.time()))
     }

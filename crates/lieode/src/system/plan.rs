@@ -6,6 +6,7 @@ use nalgebra::{Quaternion, Vector3};
 use super::state::SystemState;
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
+use crate::lie::Real;
 use crate::stepper::Span;
 
 /// Checks the start of a method for `bodies` bodies at `y0` on `span` and starts its clock.
@@ -13,10 +14,10 @@ use crate::stepper::Span;
 /// # Errors
 /// Those of [`SystemState::validate`] and [`FixedClock::forward`]; [`Error::InvalidParameter`]
 /// naming `y0` for another number of bodies than the method's or the force model's.
-pub(crate) fn start(
+pub(crate) fn start<T: Real>(
     bodies: usize,
     span: &Span,
-    y0: &SystemState,
+    y0: &SystemState<T>,
     model_bodies: Option<usize>,
 ) -> Result<FixedClock> {
     y0.validate()?;
@@ -39,12 +40,12 @@ pub(crate) fn start(
 
 /// The error for the first body whose state `(x, v, q, ω)` has a non-finite entry at `t`
 /// (`None` if all are finite).
-pub(crate) fn non_finite_body(
+pub(crate) fn non_finite_body<T: Real>(
     t: f64,
-    x: &[Vector3<f64>],
-    v: &[Vector3<f64>],
-    q: &[Quaternion<f64>],
-    w: &[Vector3<f64>],
+    x: &[Vector3<T>],
+    v: &[Vector3<T>],
+    q: &[Quaternion<T>],
+    w: &[Vector3<T>],
 ) -> Option<Error> {
     (0..x.len())
         .find(|&i| {
@@ -61,7 +62,7 @@ pub(crate) fn non_finite_body(
 
 /// `state` if every body's state is finite, else the error naming the first body that is not
 /// (a synchronised state computed from the loads may overflow where the carried one did not).
-pub(crate) fn checked(state: SystemState) -> Result<SystemState> {
+pub(crate) fn checked<T: Real>(state: SystemState<T>) -> Result<SystemState<T>> {
     match non_finite_body(
         state.t,
         &state.positions,
@@ -79,8 +80,8 @@ pub(crate) fn checked(state: SystemState) -> Result<SystemState> {
 /// its clock (NaN before the start), its counters. A generic type names its parameter:
 /// `impl_system_info!(Type<K> where K: Bound, |s| …)`.
 macro_rules! impl_system_info {
-    ($ty:ty $(where $k:ident : $bound:path)?, |$s:ident| $name:expr) => {
-        impl$(<$k: $bound>)? $crate::stepper::StepperInfo for $ty {
+    ($ty:ty $(where $($k:ident : $bound:path),+)?, |$s:ident| $name:expr) => {
+        impl$(<$($k: $bound),+>)? $crate::stepper::StepperInfo for $ty {
             fn name(&self) -> &str {
                 let $s = self;
                 $name
@@ -170,10 +171,10 @@ pub(crate) use for_each_body;
 /// `uniform(body, n)`, `len()` and `is_empty()` for a many-body method with a
 /// `bodies: Vec<Body>` field and a `new(bodies)` constructor.
 macro_rules! impl_body_count {
-    ($ty:ty) => {
-        impl $ty {
+    ($ty:ident) => {
+        impl<T: $crate::lie::Real> $ty<T> {
             /// `n` copies of one body.
-            pub fn uniform(body: $crate::system::Body, n: usize) -> Self {
+            pub fn uniform(body: $crate::system::Body<T>, n: usize) -> Self {
                 Self::new(vec![body; n])
             }
 

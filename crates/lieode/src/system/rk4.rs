@@ -12,6 +12,7 @@ use super::state::SystemState;
 use crate::body::quaternion::{normalize, pure, rotate_inverse};
 use crate::clock::FixedClock;
 use crate::error::Result;
+use crate::lie::{Real, real};
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 use crate::tableau::registry::RK4;
 
@@ -32,23 +33,23 @@ use crate::tableau::registry::RK4;
 /// With the `parallel` feature each stage's update runs over the bodies on rayon's pool;
 /// results are identical for any number of threads.
 #[derive(Debug, Clone)]
-pub struct Rk4System {
-    bodies: Vec<Body>,
+pub struct Rk4System<T: Real = f64> {
+    bodies: Vec<Body<T>>,
     /// The running step layout (`None` before the start).
     clock: Option<FixedClock>,
     /// `y_n`.
-    state: BodyArrays,
+    state: BodyArrays<T>,
     /// The stage state `y_n + h a_{i,i−1} k_{i−1}`.
-    stage: BodyArrays,
+    stage: BodyArrays<T>,
     /// `y_{n+1}` as it accumulates `h b_i k_i`.
-    next: BodyArrays,
-    loads: Loads,
+    next: BodyArrays<T>,
+    loads: Loads<T>,
     stats: Stats,
 }
 
-impl Rk4System {
+impl<T: Real> Rk4System<T> {
     /// The method for `bodies` (one entry per body).
-    pub fn new(bodies: Vec<Body>) -> Self {
+    pub fn new(bodies: Vec<Body<T>>) -> Self {
         let n = bodies.len();
         Self {
             bodies,
@@ -64,38 +65,34 @@ impl Rk4System {
 
 impl_body_count!(Rk4System);
 
-impl_system_info!(Rk4System, |_s| "rk4");
+impl_system_info!(Rk4System<T> where T: crate::lie::Real, |_s| "rk4");
 
 /// One body's stage: the derivative `k` at the stage state, added to `next` with `h b`, and
 /// the next stage state `y_n + h a k` (when `a` is given).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn stage_body(
-    body: &Body,
+fn stage_body<T: Real>(
+    body: &Body<T>,
     frame: Frame,
     hb: f64,
     ha: Option<f64>,
-    y: (
-        &Vector3<f64>,
-        &Vector3<f64>,
-        &Quaternion<f64>,
-        &Vector3<f64>,
-    ),
+    y: (&Vector3<T>, &Vector3<T>, &Quaternion<T>, &Vector3<T>),
     s: (
-        &mut Vector3<f64>,
-        &mut Vector3<f64>,
-        &mut Quaternion<f64>,
-        &mut Vector3<f64>,
+        &mut Vector3<T>,
+        &mut Vector3<T>,
+        &mut Quaternion<T>,
+        &mut Vector3<T>,
     ),
     n: (
-        &mut Vector3<f64>,
-        &mut Vector3<f64>,
-        &mut Quaternion<f64>,
-        &mut Vector3<f64>,
+        &mut Vector3<T>,
+        &mut Vector3<T>,
+        &mut Quaternion<T>,
+        &mut Vector3<T>,
     ),
-    force: &Vector3<f64>,
-    torque: &Vector3<f64>,
+    force: &Vector3<T>,
+    torque: &Vector3<T>,
 ) {
+    let (hb, ha) = (real::<T>(hb), ha.map(real::<T>));
     let tau = match frame {
         Frame::Body => *torque,
         Frame::Lab => rotate_inverse(s.2, torque),
@@ -103,7 +100,7 @@ fn stage_body(
     // k = (v, F/m, ½ q ⊗ ω, ω̇) at the stage state.
     let kx = *s.1;
     let kv = force * body.inverse_mass();
-    let kq = (*s.2 * pure(s.3)) * 0.5;
+    let kq = (*s.2 * pure(s.3)) * real::<T>(0.5);
     let kw = body.rigid().angular_acceleration(s.3, &tau);
     *n.0 += kx * hb;
     *n.1 += kv * hb;
@@ -117,16 +114,16 @@ fn stage_body(
     }
 }
 
-impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
-    type State = SystemState;
-    type Segment = NoDenseOutput<SystemState>;
+impl<T: Real, P: SystemForces<T> + ?Sized> Stepper<P> for Rk4System<T> {
+    type State = SystemState<T>;
+    type Segment = NoDenseOutput<SystemState<T>>;
 
     /// Starts at `y0` on a fixed-step span.
     ///
     /// # Errors
     /// Those of [`SystemState::validate`]; [`crate::Error::InvalidParameter`] naming `y0` for another
     /// number of bodies, naming `span` for an adaptive span or a non-positive step.
-    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState<T>) -> Result<()> {
         // A failed start must leave the stepper unstarted, not on the previous run.
         self.clock = None;
         let clock = plan::start(self.bodies.len(), span, y0, problem.body_count())?;
@@ -172,40 +169,43 @@ impl<P: SystemForces + ?Sized> Stepper<P> for Rk4System {
         Ok(report)
     }
 
-    fn state(&mut self, _problem: &mut P) -> Result<SystemState> {
+    fn state(&mut self, _problem: &mut P) -> Result<SystemState<T>> {
         let clock = self.clock.ok_or_else(not_started)?;
         checked(self.state.state(clock.time()))
     }
 }
 
 /// A body's read-only state `(x, v, q, ω)`.
-type Body4<'a> = (
-    &'a Vector3<f64>,
-    &'a Vector3<f64>,
-    &'a Quaternion<f64>,
-    &'a Vector3<f64>,
+type Body4<'a, T> = (
+    &'a Vector3<T>,
+    &'a Vector3<T>,
+    &'a Quaternion<T>,
+    &'a Vector3<T>,
 );
 
 /// A body's writable state `(x, v, q, ω)`.
-type Body4Mut<'a> = (
-    &'a mut Vector3<f64>,
-    &'a mut Vector3<f64>,
-    &'a mut Quaternion<f64>,
-    &'a mut Vector3<f64>,
+type Body4Mut<'a, T> = (
+    &'a mut Vector3<T>,
+    &'a mut Vector3<T>,
+    &'a mut Quaternion<T>,
+    &'a mut Vector3<T>,
 );
 
 /// What one stage of one body works on: the body, `y_n`, the stage state, `y_{n+1}` and the
 /// loads.
-type StageItem<'a> = (
+type StageItem<'a, T> = (
     (
-        (((&'a Body, Body4<'a>), Body4Mut<'a>), Body4Mut<'a>),
-        &'a Vector3<f64>,
+        (
+            ((&'a Body<T>, Body4<'a, T>), Body4Mut<'a, T>),
+            Body4Mut<'a, T>,
+        ),
+        &'a Vector3<T>,
     ),
-    &'a Vector3<f64>,
+    &'a Vector3<T>,
 );
 
 /// One stage over every body (in parallel with the `parallel` feature).
-fn stage_all(s: &mut Rk4System, frame: Frame, hb: f64, ha: Option<f64>) {
+fn stage_all<T: Real>(s: &mut Rk4System<T>, frame: Frame, hb: f64, ha: Option<f64>) {
     let Rk4System {
         bodies,
         state,
@@ -214,7 +214,7 @@ fn stage_all(s: &mut Rk4System, frame: Frame, hb: f64, ha: Option<f64>) {
         loads,
         ..
     } = s;
-    let one = |(((((b, y), st), nx), f), tau): StageItem<'_>| {
+    let one = |(((((b, y), st), nx), f), tau): StageItem<'_, T>| {
         stage_body(b, frame, hb, ha, y, st, nx, f, tau)
     };
     #[cfg(feature = "parallel")]

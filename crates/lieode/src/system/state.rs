@@ -3,6 +3,7 @@
 use nalgebra::{Quaternion, Vector3};
 
 use crate::error::{Error, Result};
+use crate::lie::{Real, to_f64};
 use crate::rotation::ROTOR_NORM_SQUARED_MIN;
 
 /// The synchronised state of N rigid bodies at time `t`, stored as a structure of arrays:
@@ -10,20 +11,20 @@ use crate::rotation::ROTOR_NORM_SQUARED_MIN;
 /// first, `v_lab = q v_body q⁻¹`) and angular velocities `ω_i` (body frame), each a contiguous
 /// array indexed by body.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SystemState {
+pub struct SystemState<T: Real = f64> {
     /// The time.
     pub t: f64,
     /// Centre-of-mass positions (lab frame).
-    pub positions: Vec<Vector3<f64>>,
+    pub positions: Vec<Vector3<T>>,
     /// Linear velocities (lab frame).
-    pub velocities: Vec<Vector3<f64>>,
+    pub velocities: Vec<Vector3<T>>,
     /// Rotors, body → lab.
-    pub rotors: Vec<Quaternion<f64>>,
+    pub rotors: Vec<Quaternion<T>>,
     /// Angular velocities (body frame).
-    pub omegas: Vec<Vector3<f64>>,
+    pub omegas: Vec<Vector3<T>>,
 }
 
-impl SystemState {
+impl<T: Real> SystemState<T> {
     /// A state from its arrays.
     ///
     /// # Errors
@@ -33,10 +34,10 @@ impl SystemState {
     /// `t`; [`Error::NonFiniteBody`] for a non-finite entry, with the body's index.
     pub fn new(
         t: f64,
-        positions: Vec<Vector3<f64>>,
-        velocities: Vec<Vector3<f64>>,
-        rotors: Vec<Quaternion<f64>>,
-        omegas: Vec<Vector3<f64>>,
+        positions: Vec<Vector3<T>>,
+        velocities: Vec<Vector3<T>>,
+        rotors: Vec<Quaternion<T>>,
+        omegas: Vec<Vector3<T>>,
     ) -> Result<Self> {
         let state = Self {
             t,
@@ -105,7 +106,7 @@ impl SystemState {
             // As the single-body methods' start (`SingleBody`'s start): a rotor whose |q|²
             // is zero, underflows or overflows would be normalised to zero (or overflow) by
             // the methods' arithmetic.
-            let norm_squared = self.rotors[i].norm_squared();
+            let norm_squared = to_f64(self.rotors[i].norm_squared());
             if !(norm_squared.is_finite() && norm_squared >= ROTOR_NORM_SQUARED_MIN) {
                 return Err(Error::InvalidParameter {
                     name: "rotors",
