@@ -1,5 +1,6 @@
-//! Forward sensitivities of the many-body methods with their own step (`PcdmSystem`,
-//! `ImprovedPcdmSystem`, `Rk4System` over dual numbers, driven by `integrate`): two bodies
+//! Forward sensitivities of the many-body methods (`PcdmSystem`, `ImprovedPcdmSystem`,
+//! `Rk4System` and the catalogue's `CatalogueSystem` over dual numbers, driven by
+//! `integrate`): two bodies
 //! joined by a spring between body-fixed points, with drag (the pair of
 //! `problems::SpringPair::conservative`, its stiffness a parameter). The real parts against the
 //! `f64` run, the Jacobian of the final positions, rotors and angular velocities of both bodies
@@ -11,11 +12,14 @@ use lieode::body::{Body, Frame};
 use lieode::integrate::{Options, Record, integrate};
 use lieode::lie::{Lift, Real, Side};
 use lieode::problems::SpringPair;
-use lieode::rotation::RigidBody;
+use lieode::rotation::{
+    FinchamMethod, RigidBody, SingleBody, SpiralLeapfrogMethod, SpiralMethod, VelocityVerletMethod,
+};
 use lieode::sensitivity::{Dual, Seeds, rotor_jacobian, vector_jacobian};
 use lieode::stepper::{Span, Stepper};
 use lieode::system::{
-    ImprovedPcdmSystem, Loads, PcdmSystem, Rk4System, SystemForces, SystemState, SystemView,
+    CatalogueSystem, ImprovedPcdmSystem, Loads, PcdmSystem, Rk4System, SystemForces, SystemState,
+    SystemView,
 };
 use nalgebra::{Quaternion, SMatrix, Vector3};
 
@@ -262,4 +266,23 @@ fn the_many_body_methods_differentiate_their_computed_solution() {
         ImprovedPcdmSystem::new,
     );
     check("rk4", Rk4System::new, Rk4System::new);
+}
+
+/// The catalogue's many-body adapter, in both of its forms (leapfrog: SPIRAL leapfrog,
+/// Fincham; velocity Verlet: Velocity Verlet) and for a synchronous method (SPIRAL).
+#[test]
+fn the_catalogue_on_many_bodies_differentiates_its_computed_solution() {
+    macro_rules! catalogue {
+        ($name:literal, $method:ty) => {
+            check(
+                $name,
+                |b| CatalogueSystem::new(b, SingleBody::<$method>::new),
+                |b| CatalogueSystem::new(b, SingleBody::<$method, Dual<P>>::new),
+            )
+        };
+    }
+    catalogue!("spiral_leapfrog", SpiralLeapfrogMethod);
+    catalogue!("spiral", SpiralMethod);
+    catalogue!("fincham", FinchamMethod);
+    catalogue!("velocity_verlet", VelocityVerletMethod);
 }

@@ -13,9 +13,11 @@ use crate::body::quaternion::rotate_inverse;
 use crate::body::{Frame, RigidBody};
 use crate::clock::FixedClock;
 use crate::error::{Error, Result};
+use crate::lie::{Real, real, to_f64};
 use crate::rotation::{
     Carried, CarriedMut, Renormaliser, RigidBodyMethod, SingleBody, TorquePoint,
 };
+use crate::sensitivity::Dual;
 use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_started};
 
 /// A one-stage method `K` of the rotational catalogue ([`RigidBodyMethod`]: SPIRAL leapfrog and
@@ -66,46 +68,50 @@ use crate::stepper::{NoDenseOutput, Span, Stats, StepReport, Stepper, not_starte
 /// With the `parallel` feature the bodies are processed on rayon's pool; each body's update is
 /// independent, so results are identical for any number of threads.
 #[derive(Debug, Clone)]
-pub struct CatalogueSystem<K: RigidBodyMethod> {
+pub struct CatalogueSystem<K: RigidBodyMethod<T>, T: Real = f64> {
     method: K,
     /// The end-of-step normalisation policy (its count restarts with every run).
     renormaliser: Renormaliser,
-    bodies: Vec<Body>,
+    bodies: Vec<Body<T>>,
     /// The distinct bodies with the method's constants for the run's step (set by `start`).
-    kinds: Vec<(Body, K::Constants)>,
+    kinds: Vec<(Body<T>, K::Constants)>,
     /// Each body's entry in `kinds` (a uniform system reads one cached entry).
     kind_of: Vec<u32>,
     /// The run's clock (`None` before the start).
     clock: Option<FixedClock>,
     /// The normalisation count of the run.
     counting: Renormaliser,
-    positions: Vec<Vector3<f64>>,
+    positions: Vec<Vector3<T>>,
     /// `v_{n−½}` (torque at `t_n`) or `v_n` (torque at `t_{n+1}`).
-    velocities: Vec<Vector3<f64>>,
+    velocities: Vec<Vector3<T>>,
     /// The carried states ([`Carried`]) as three arrays: the rotors, the angular velocities and
     /// the methods' further state. A force model reads the first two in place where the method's
     /// torque point is its carried state ([`RigidBodyMethod::POINT_IS_CARRIED`]).
-    rotors: Vec<Quaternion<f64>>,
-    omegas: Vec<Vector3<f64>>,
+    rotors: Vec<Quaternion<T>>,
+    omegas: Vec<Vector3<T>>,
     extras: Vec<K::Extra>,
     /// What each body's `prepare` handed to its `finish` (the two-pass step).
     pending: Vec<K::Pending>,
     /// The rotors and angular velocities of the torque points where they are not the carried
     /// state (the start's points, and the two-pass step's view for the other methods).
-    at_rotors: Vec<Quaternion<f64>>,
-    at_omegas: Vec<Vector3<f64>>,
+    at_rotors: Vec<Quaternion<T>>,
+    at_omegas: Vec<Vector3<T>>,
     /// The last loads and the frame of their torques (the velocity Verlet form kicks with them).
-    loads: Loads,
+    loads: Loads<T>,
     frame: Frame,
     stats: Stats,
 }
 
-impl<K: RigidBodyMethod> CatalogueSystem<K> {
+impl<K: RigidBodyMethod<T>, T: Real> CatalogueSystem<K, T> {
     /// The method of the single-body stepper `make(body)` (e.g. `Fincham::new`, or a closure
     /// setting a normalisation policy: its definition and policy are shared by every body) on
     /// `bodies`.
-    pub fn new(bodies: Vec<Body>, make: impl Fn(RigidBody) -> SingleBody<K>) -> Self {
-        let single = make(bodies.first().map_or_else(unit_sphere, |b| *b.rigid()));
+    pub fn new(bodies: Vec<Body<T>>, make: impl Fn(RigidBody<T>) -> SingleBody<K, T>) -> Self {
+        let single = make(
+            bodies
+                .first()
+                .map_or_else(|| unit_sphere().cast(), |b| *b.rigid()),
+        );
         let (renormaliser, method) = single.parts();
         Self {
             method: method.clone(),
@@ -130,7 +136,11 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     }
 
     /// `n` copies of `body`.
-    pub fn uniform(body: Body, n: usize, make: impl Fn(RigidBody) -> SingleBody<K>) -> Self {
+    pub fn uniform(
+        body: Body<T>,
+        n: usize,
+        make: impl Fn(RigidBody<T>) -> SingleBody<K, T>,
+    ) -> Self {
         Self::new(vec![body; n], make)
     }
 
@@ -176,7 +186,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     /// assert_eq!((view.t, view.positions.len()), (1e-2, 2));
     /// # Ok::<(), lieode::Error>(())
     /// ```
-    pub fn arrays(&self) -> Option<SystemView<'_>> {
+    pub fn arrays(&self) -> Option<SystemView<'_, T>> {
         let clock = self.clock?;
         Some(SystemView {
             t: clock.time(),
@@ -200,13 +210,13 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     /// before its evaluation: filling them in place before that step replaces `F_n` too, so
     /// such a method takes its loads from a model that writes them. The buffers' addresses
     /// change only when a run starts.
-    pub fn load_buffers(&mut self) -> Option<&mut Loads> {
+    pub fn load_buffers(&mut self) -> Option<&mut Loads<T>> {
         self.clock?;
         Some(&mut self.loads)
     }
 
     /// The state the method carries for body `i` (`None` before the start or out of range).
-    pub fn carried(&self, i: usize) -> Option<Carried<K::Extra>> {
+    pub fn carried(&self, i: usize) -> Option<Carried<K::Extra, T>> {
         self.clock?;
         Some(Carried::new(
             *self.rotors.get(i)?,
@@ -216,7 +226,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     }
 
     /// The rotors of the coming step's torque points.
-    fn point_rotors(&self) -> &[Quaternion<f64>] {
+    fn point_rotors(&self) -> &[Quaternion<T>] {
         if K::POINT_IS_CARRIED {
             &self.rotors
         } else {
@@ -246,6 +256,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         } = self;
         let kinds = &*kinds;
         let method = &*method;
+        let dt = real::<T>(dt);
         let result: Result<()> = if K::POINT_IS_CARRIED {
             for_each_body!(read kind_of, read rotors, read omegas, read extras, write pending;
             |_i, (k, q, w, e, pending)| {
@@ -270,7 +281,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
     /// start's points in `at_rotors` and `at_omegas` if `start`, else those of the coming step),
     /// checked to be finite (at the start and the synchronisation; a step checks them in its
     /// second pass, [`CatalogueSystem::evaluate_unchecked`]).
-    fn evaluate<P: SystemForces + ?Sized>(
+    fn evaluate<P: SystemForces<T> + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
@@ -281,7 +292,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
 
     /// [`CatalogueSystem::evaluate`] at the coming step's points without the finiteness scan
     /// (the number of loads is still checked): one pass over the loads fewer per step.
-    fn evaluate_unchecked<P: SystemForces + ?Sized>(
+    fn evaluate_unchecked<P: SystemForces<T> + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
@@ -289,7 +300,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
         self.evaluate_loads(problem, t, false, false)
     }
 
-    fn evaluate_loads<P: SystemForces + ?Sized>(
+    fn evaluate_loads<P: SystemForces<T> + ?Sized>(
         &mut self,
         problem: &mut P,
         t: f64,
@@ -347,7 +358,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
                     |i, (k, x, v, q, w, e, pending, force, torque)| {
                         let at = TorquePoint { q: *q, omega: *w };
                         let c = CarriedMut { q, omega: w, extra: e };
-                        finish_body::<K, $lab, $renormalise>(
+                        finish_body::<K, T, $lab, $renormalise>(
                             method, &kinds[*k as usize], tick, kick, drift, i, x, v, c,
                             *pending, at, force, torque,
                         )
@@ -359,7 +370,7 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
                     |i, (k, x, v, q, w, e, pending, at_q, at_w, force, torque)| {
                         let at = TorquePoint { q: *at_q, omega: *at_w };
                         let c = CarriedMut { q, omega: w, extra: e };
-                        finish_body::<K, $lab, $renormalise>(
+                        finish_body::<K, T, $lab, $renormalise>(
                             method, &kinds[*k as usize], tick, kick, drift, i, x, v, c,
                             *pending, at, force, torque,
                         )
@@ -382,20 +393,20 @@ impl<K: RigidBodyMethod> CatalogueSystem<K> {
 /// is named by [`fused_error`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn finish_body<K: RigidBodyMethod, const LAB: bool, const RENORMALISE: bool>(
+fn finish_body<K: RigidBodyMethod<T>, T: Real, const LAB: bool, const RENORMALISE: bool>(
     method: &K,
-    kind: &(Body, K::Constants),
+    kind: &(Body<T>, K::Constants),
     tick: Tick,
     kick: f64,
     drift: bool,
     i: usize,
-    x: &mut Vector3<f64>,
-    v: &mut Vector3<f64>,
-    carried: CarriedMut<'_, K::Extra>,
+    x: &mut Vector3<T>,
+    v: &mut Vector3<T>,
+    carried: CarriedMut<'_, K::Extra, T>,
     pending: K::Pending,
-    at: TorquePoint,
-    force: &Vector3<f64>,
-    torque: &Vector3<f64>,
+    at: TorquePoint<T>,
+    force: &Vector3<T>,
+    torque: &Vector3<T>,
 ) -> Result<()> {
     let (body, constants) = kind;
     let tau = if LAB {
@@ -403,15 +414,15 @@ fn finish_body<K: RigidBodyMethod, const LAB: bool, const RENORMALISE: bool>(
     } else {
         *torque
     };
-    let rotation_finite = method.finish(constants, carried, pending, &tau, RENORMALISE, tick.dt);
-    *v += force * (kick * tick.dt * body.inverse_mass());
+    let dt = real::<T>(tick.dt);
+    let rotation_finite = method.finish(constants, carried, pending, &tau, RENORMALISE, dt);
+    *v += force * (real::<T>(kick * tick.dt) * body.inverse_mass());
     if drift {
-        *x += *v * tick.dt;
+        *x += *v * dt;
     }
     // One branch per body; the loads were not scanned (a non-finite load makes the new state
     // non-finite, and is named here).
-    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
-    if rotation_finite & (zero(x) + zero(v) == 0.0) {
+    if rotation_finite & (zero(x) + zero(v) == T::zero()) {
         Ok(())
     } else {
         Err(fused_error(tick, i, at, force, torque))
@@ -430,7 +441,7 @@ struct Tick {
 
 /// The body-frame torque at rotor `q` of a model's torque.
 #[inline(always)]
-fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3<f64> {
+fn body_torque<T: Real>(frame: Frame, q: &Quaternion<T>, tau: &Vector3<T>) -> Vector3<T> {
     match frame {
         Frame::Body => *tau,
         Frame::Lab => rotate_inverse(q, tau),
@@ -439,9 +450,8 @@ fn body_torque(frame: Frame, q: &Quaternion<f64>, tau: &Vector3<f64>) -> Vector3
 
 /// Checks a body's position and velocity at `t` (the velocity Verlet form's first pass).
 #[inline(always)]
-fn finite(x: &Vector3<f64>, v: &Vector3<f64>, body: usize, t: f64) -> Result<()> {
-    let zero = |a: &Vector3<f64>| (a.x * 0.0 + a.y * 0.0) + a.z * 0.0;
-    if zero(x) + zero(v) == 0.0 {
+fn finite<T: Real>(x: &Vector3<T>, v: &Vector3<T>, body: usize, t: f64) -> Result<()> {
+    if zero(x) + zero(v) == T::zero() {
         Ok(())
     } else {
         Err(Error::NonFiniteBody {
@@ -452,8 +462,14 @@ fn finite(x: &Vector3<f64>, v: &Vector3<f64>, body: usize, t: f64) -> Result<()>
     }
 }
 
+/// `0·a` summed over the entries: ±0 for a finite vector, NaN otherwise (one branch for a body).
+#[inline(always)]
+fn zero<T: Real>(a: &Vector3<T>) -> T {
+    (a.x * T::zero() + a.y * T::zero()) + a.z * T::zero()
+}
+
 /// Whether every entry of the vectors is finite.
-fn all_finite(vectors: &[&Vector3<f64>]) -> bool {
+fn all_finite<T: Real>(vectors: &[&Vector3<T>]) -> bool {
     vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
 }
 
@@ -462,12 +478,12 @@ fn all_finite(vectors: &[&Vector3<f64>]) -> bool {
 /// torque at the time of the loads, else the new state at `t_{n+1}`.
 #[cold]
 #[inline(never)]
-fn fused_error(
+fn fused_error<T: Real>(
     tick: Tick,
     i: usize,
-    at: TorquePoint,
-    force: &Vector3<f64>,
-    torque: &Vector3<f64>,
+    at: TorquePoint<T>,
+    force: &Vector3<T>,
+    torque: &Vector3<T>,
 ) -> Error {
     let at_finite =
         at.q.coords
@@ -486,12 +502,10 @@ fn fused_error(
     Error::NonFiniteBody { what, body: i, t }
 }
 
-impl_system_info!(CatalogueSystem<K> where K: RigidBodyMethod, |s| s.method.info().name);
+impl_system_info!(CatalogueSystem<K, T> where K: RigidBodyMethod<T>, T: Real, |s| s.method.info().name);
 
-impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
-    type State = SystemState;
-    type Segment = NoDenseOutput<SystemState>;
-
+/// The run shared by the steppers over `f64` and over dual numbers.
+impl<K: RigidBodyMethod<T>, T: Real> CatalogueSystem<K, T> {
     /// Starts from the synchronised state `y0` on a fixed-step span: the loads at `t₀` (one
     /// evaluation, at each method's start rotor), each body's method started with its torque
     /// there (and at its further start points, one evaluation each), and for the leapfrog form
@@ -501,7 +515,12 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
     /// Those of [`SystemState::validate`] and [`FixedClock::forward`];
     /// [`Error::InvalidParameter`] naming `y0` for another number of bodies;
     /// [`Error::NonFiniteBody`] for non-finite loads or a non-finite start of a body.
-    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+    fn begin_run<P: SystemForces<T> + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        span: &Span,
+        y0: &SystemState<T>,
+    ) -> Result<()> {
         const {
             assert!(
                 K::STAGES == 1,
@@ -515,7 +534,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         let (kinds, kind_of) = distinct(&self.bodies);
         self.kinds = (kinds.into_iter())
             .map(|b| {
-                let constants = self.method.constants(b.rigid(), dt);
+                let constants = self.method.constants(b.rigid(), real::<T>(dt));
                 (b, constants)
             })
             .collect();
@@ -523,7 +542,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         self.stats = Stats::default();
         self.positions.clone_from(&y0.positions);
         self.velocities.clone_from(&y0.velocities);
-        let mut carried: Vec<Carried<K::Extra>> = (0..self.len())
+        let mut carried: Vec<Carried<K::Extra, T>> = (0..self.len())
             .map(|i| {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
                 self.method.begin(k, &y0.rotors[i], &y0.omegas[i])
@@ -543,7 +562,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 let t = clock.after(stage as u64);
                 for (i, c) in carried.iter().enumerate() {
                     let k = &self.kinds[self.kind_of[i] as usize].1;
-                    let at = self.method.start_point(k, c, stage, dt);
+                    let at = self.method.start_point(k, c, stage, real::<T>(dt));
                     if !all_finite(&[&at.omega]) || !at.q.coords.iter().all(|x| x.is_finite()) {
                         return Err(Error::NonFiniteBody {
                             what: METHOD_STATE,
@@ -560,7 +579,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 let tau = body_torque(self.frame, &self.at_rotors[i], &self.loads.torques[i]);
                 // Only the leapfrog methods' half step back can overflow here: the method's own
                 // state, named before any model sees it.
-                if !(self.method).absorb_start(k, c, stage, &tau, dt) {
+                if !(self.method).absorb_start(k, c, stage, &tau, real::<T>(dt)) {
                     return Err(Error::NonFiniteBody {
                         what: super::forces::METHOD_STATE_HALF_STEP,
                         body: i,
@@ -575,7 +594,8 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         if !K::TORQUE_AT_END {
             for (i, &k) in self.kind_of.iter().enumerate() {
                 let body = &self.kinds[k as usize].0;
-                self.velocities[i] -= self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
+                self.velocities[i] -=
+                    self.loads.forces[i] * (real::<T>(0.5 * dt) * body.inverse_mass());
                 if !all_finite(&[&self.velocities[i]]) {
                     return Err(Error::NonFiniteBody {
                         what: super::forces::METHOD_STATE_HALF_STEP,
@@ -589,7 +609,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         self.pending = (carried.iter().enumerate())
             .map(|(i, c)| {
                 let k = &self.kinds[self.kind_of[i] as usize].1;
-                self.method.prepare(k, c, false, dt).0
+                self.method.prepare(k, c, false, real::<T>(dt)).0
             })
             .collect();
         if K::POINT_IS_CARRIED {
@@ -606,15 +626,10 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
         Ok(())
     }
 
-    /// One step of every body (one load evaluation).
-    ///
-    /// # Errors
-    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
-    /// the time; [`not_started`] before the start.
-    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
-        let mut clock = self.clock.ok_or_else(not_started)?;
+    /// What the coming step hands every body (the normalisation count advances).
+    fn tick(&mut self, clock: &FixedClock) -> Tick {
         let dt = clock.dt();
-        let tick = Tick {
+        Tick {
             t: if K::TORQUE_AT_END {
                 clock.next_time()
             } else {
@@ -623,12 +638,19 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             t_next: clock.next_time(),
             dt,
             renormalise: self.counting.due(),
-        };
-        let fused = FusedStep { system: self, tick };
-        if let Some(result) = problem.with_body_model(fused) {
-            self.stats.rhs_evaluations += 1;
-            result?;
-        } else if K::TORQUE_AT_END {
+        }
+    }
+
+    /// The two-pass step every model but a per-body one takes: prepare every body, evaluate the
+    /// model once, finish every body.
+    #[inline(always)]
+    fn step_two_pass<P: SystemForces<T> + ?Sized>(
+        &mut self,
+        problem: &mut P,
+        tick: Tick,
+    ) -> Result<()> {
+        let dt = tick.dt;
+        if K::TORQUE_AT_END {
             let Self {
                 kinds,
                 kind_of,
@@ -640,8 +662,8 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             let (kinds, forces) = (&*kinds, &loads.forces);
             for_each_body!(read kind_of, write positions, write velocities, read forces;
             |i, (k, x, v, force)| {
-                *v += force * (0.5 * dt * kinds[*k as usize].0.inverse_mass());
-                *x += *v * dt;
+                *v += force * (real::<T>(0.5 * dt) * kinds[*k as usize].0.inverse_mass());
+                *x += *v * real::<T>(dt);
                 finite(x, v, i, tick.t_next)
             })?;
             self.prepare(tick.renormalise, dt);
@@ -652,9 +674,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             self.evaluate_unchecked(problem, tick.t)?;
             self.finish(tick, 1.0, true)?;
         }
-        let report = clock.advance(&mut self.stats);
-        self.clock = Some(clock);
-        Ok(report)
+        Ok(())
     }
 
     /// The synchronised state at `t_n`; the leapfrog form evaluates the loads once (counted) for
@@ -662,7 +682,10 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
     ///
     /// # Errors
     /// As [`Stepper::step`].
-    fn state(&mut self, problem: &mut P) -> Result<SystemState> {
+    fn synchronised<P: SystemForces<T> + ?Sized>(
+        &mut self,
+        problem: &mut P,
+    ) -> Result<SystemState<T>> {
         let clock = self.clock.ok_or_else(not_started)?;
         let (t, dt) = (clock.time(), clock.dt());
         let mut velocities = self.velocities.clone();
@@ -671,7 +694,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             self.evaluate(problem, t, false)?;
             for (i, v) in velocities.iter_mut().enumerate() {
                 let body = &self.kinds[self.kind_of[i] as usize].0;
-                *v += self.loads.forces[i] * (0.5 * dt * body.inverse_mass());
+                *v += self.loads.forces[i] * (real::<T>(0.5 * dt) * body.inverse_mass());
             }
         }
         let mut rotors = Vec::with_capacity(self.len());
@@ -685,7 +708,7 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
                 Vector3::zeros()
             };
             rotors.push(c.q);
-            omegas.push(self.method.sync(k, &c, &tau, dt));
+            omegas.push(self.method.sync(k, &c, &tau, real::<T>(dt)));
         }
         checked(SystemState {
             t,
@@ -694,6 +717,101 @@ impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
             rotors,
             omegas,
         })
+    }
+}
+
+impl<P: SystemForces, K: RigidBodyMethod> Stepper<P> for CatalogueSystem<K> {
+    type State = SystemState;
+    type Segment = NoDenseOutput<SystemState>;
+
+    /// Starts from the synchronised state `y0` on a fixed-step span: the loads at `t₀` (one
+    /// evaluation, at each method's start rotor), each body's method started with its torque
+    /// there (and at its further start points, one evaluation each), and for the leapfrog form
+    /// half a step back for the velocity.
+    ///
+    /// # Errors
+    /// Those of [`SystemState::validate`] and [`FixedClock::forward`];
+    /// [`Error::InvalidParameter`] naming `y0` for another number of bodies;
+    /// [`Error::NonFiniteBody`] for non-finite loads or a non-finite start of a body.
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState) -> Result<()> {
+        self.begin_run(problem, span, y0)
+    }
+
+    /// One step of every body (one load evaluation).
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
+    /// the time; [`not_started`] before the start.
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let tick = self.tick(&clock);
+        let fused = FusedStep { system: self, tick };
+        if let Some(result) = problem.with_body_model(fused) {
+            self.stats.rhs_evaluations += 1;
+            result?;
+        } else {
+            self.step_two_pass(problem, tick)?;
+        }
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
+        Ok(report)
+    }
+
+    /// The synchronised state at `t_n`; the leapfrog form evaluates the loads once (counted) for
+    /// `v_n` and the leapfrog rotations' `ω_n`.
+    ///
+    /// # Errors
+    /// As [`Stepper::step`].
+    fn state(&mut self, problem: &mut P) -> Result<SystemState> {
+        self.synchronised(problem)
+    }
+}
+
+/// Over the dual numbers of a sensitivity run ([`crate::sensitivity`]): the two-pass step
+/// whatever the model (a per-body model is `f64`-only), every body its own kind (dual bodies
+/// equal in their real parts may differ in their derivatives).
+impl<P, K, const N: usize> Stepper<P> for CatalogueSystem<K, Dual<N>>
+where
+    P: SystemForces<Dual<N>> + ?Sized,
+    K: RigidBodyMethod<Dual<N>>,
+{
+    type State = SystemState<Dual<N>>;
+    type Segment = NoDenseOutput<SystemState<Dual<N>>>;
+
+    /// Starts from the synchronised state `y0` on a fixed-step span: the loads at `t₀` (one
+    /// evaluation, at each method's start rotor), each body's method started with its torque
+    /// there (and at its further start points, one evaluation each), and for the leapfrog form
+    /// half a step back for the velocity.
+    ///
+    /// # Errors
+    /// Those of [`SystemState::validate`] and [`FixedClock::forward`];
+    /// [`Error::InvalidParameter`] naming `y0` for another number of bodies;
+    /// [`Error::NonFiniteBody`] for non-finite loads or a non-finite start of a body.
+    fn start(&mut self, problem: &mut P, span: &Span, y0: &SystemState<Dual<N>>) -> Result<()> {
+        self.begin_run(problem, span, y0)
+    }
+
+    /// One step of every body (one load evaluation).
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteBody`] naming the first body with non-finite loads or new state, and
+    /// the time; [`not_started`] before the start.
+    fn step(&mut self, problem: &mut P) -> Result<StepReport> {
+        let mut clock = self.clock.ok_or_else(not_started)?;
+        let tick = self.tick(&clock);
+        self.step_two_pass(problem, tick)?;
+        let report = clock.advance(&mut self.stats);
+        self.clock = Some(clock);
+        Ok(report)
+    }
+
+    /// The synchronised state at `t_n`; the leapfrog form evaluates the loads once (counted) for
+    /// `v_n` and the leapfrog rotations' `ω_n`.
+    ///
+    /// # Errors
+    /// As [`Stepper::step`].
+    fn state(&mut self, problem: &mut P) -> Result<SystemState<Dual<N>>> {
+        self.synchronised(problem)
     }
 }
 
@@ -837,15 +955,20 @@ fn fused_body<K: RigidBodyMethod, F: BodyModel, const LAB: bool, const RENORMALI
 }
 
 /// The distinct bodies (equal bodies, as when every body is the same, share one entry) and
-/// each body's index among them.
-fn distinct(bodies: &[Body]) -> (Vec<Body>, Vec<u32>) {
-    let mut kinds: Vec<Body> = Vec::new();
+/// each body's index among them. Over another scalar than `f64` every body is its own entry:
+/// dual numbers compare by their real parts, and bodies equal there may still differ in their
+/// derivative parts (a sensitivity run's seeded mass or moments).
+fn distinct<T: Real>(bodies: &[Body<T>]) -> (Vec<Body<T>>, Vec<u32>) {
+    if core::any::TypeId::of::<T>() != core::any::TypeId::of::<f64>() {
+        return (bodies.to_vec(), (0..bodies.len() as u32).collect());
+    }
+    let mut kinds: Vec<Body<T>> = Vec::new();
     let mut index = std::collections::HashMap::new();
     let kind_of = bodies
         .iter()
         .map(|b| {
             let i = b.rigid().inertia();
-            let key = [b.mass(), i.x, i.y, i.z].map(f64::to_bits);
+            let key = [b.mass(), i.x, i.y, i.z].map(|x| to_f64(x).to_bits());
             *index.entry(key).or_insert_with(|| {
                 kinds.push(*b);
                 (kinds.len() - 1) as u32
