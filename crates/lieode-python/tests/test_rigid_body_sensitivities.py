@@ -177,7 +177,7 @@ def test_jacobian_against_central_differences(method):
             assert worse > 100 * gap, (h, worse, gap)
 
 
-# --- (3) the SPIRAL cylinder's analytic ω(t) ------------------------------------------------------
+# --- (3) the SPIRAL cylinder's analytic ω(t) -------------------------------------------------
 
 IX, IP, M_X, T_END = 0.4, 1.0, 0.8, 2.0
 W_CYL = np.array([2.0, 0.5, -0.3])
@@ -321,6 +321,7 @@ def call(**changes):
     (dict(dt=0.0), "dt"),
     (dict(dt=-1e-3), "dt"),
     (dict(dt=np.nan), "dt"),
+    (dict(dt="x"), "dt"),
     (dict(n_steps=0), "n_steps"),
     (dict(n_steps=1.5), "n_steps"),
     (dict(every=0), "every"),

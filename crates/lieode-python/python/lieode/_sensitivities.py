@@ -39,6 +39,13 @@ def _vector(name, value, count):
     return [float(v) for v in array]
 
 
+def _real(name, value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise _invalid(name, f"{value!r}: expected a real number") from None
+
+
 def _integer(name, value, least):
     try:
         number = operator.index(value)
@@ -174,13 +181,14 @@ def rigid_body_sensitivities(
         raise _invalid("omega0", f"expected three real numbers ({e})") from None
     if omega0.shape != (3,):
         raise _invalid("omega0", f"of shape {omega0.shape}: expected (3,)")
-    damping = float(torque.damping)
+    damping = _real("torque.damping", torque.damping)
     if not (np.isfinite(damping) and damping >= 0.0):
         raise _invalid("torque.damping", f"{damping}: expected a finite non-negative coefficient")
     t, R, W, J, columns, nfev = _lieode.rigid_body_sensitivities(
-        [float(v) for v in inertia], rotor, [float(v) for v in omega0], float(dt),
+        [float(v) for v in inertia], rotor, [float(v) for v in omega0], _real("dt", dt),
         _integer("n_steps", n_steps, 1),
-        _vector("torque.offset", torque.offset, 3), _vector("torque.lab_force", torque.lab_force, 3),
+        _vector("torque.offset", torque.offset, 3),
+        _vector("torque.lab_force", torque.lab_force, 3),
         damping, _vector("torque.body_torque", torque.body_torque, 3),
         method, names, _integer("every", every, 1),
     )
