@@ -36,6 +36,17 @@ fn _lieode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "ENSEMBLE_FIXED_STEP_METHODS",
         lieode::rotation::catalogue::NAMES.to_vec(),
     )?;
+    m.add_function(wrap_pyfunction!(ensemble::rigid_body_sensitivities, m)?)?;
+    m.add(
+        "SENSITIVITY_METHODS",
+        ensemble::SENSITIVITY_METHODS.to_vec(),
+    )?;
+    m.add(
+        "SENSITIVITY_INPUTS",
+        (ensemble::SENSITIVITY_INPUTS.iter())
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>(),
+    )?;
     rigid_bodies::register(m)?;
     solve_ivp::register(m)?;
     Ok(())

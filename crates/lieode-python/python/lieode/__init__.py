@@ -12,6 +12,9 @@ DOPRI5, DOP853, ODEX or a user's ``ButcherTableau``.
 ``rigid_body_ensemble`` integrates many rigid bodies of one problem in parallel (one call, all
 cores, the GIL released), with the same numbers however the ensemble is split.
 
+``rigid_body_sensitivities`` differentiates one rigid body's computed rotation with respect to
+its start, inertia and torque parameters (dual numbers through a catalogue method, in Rust).
+
 ``RigidBodies`` holds N rigid bodies as numpy arrays stepped in place by any many-body method
 of the catalogue (``CATALOGUE``), with loads from the user's own force code.
 """
@@ -35,6 +38,12 @@ from ._rigid_bodies import (
     MethodInfo,
     RigidBodies,
     State,
+)
+from ._sensitivities import (
+    SENSITIVITY_INPUTS,
+    SENSITIVITY_METHODS,
+    RigidBodySensitivities,
+    rigid_body_sensitivities,
 )
 from ._solve_ivp import (
     FACTOR_SIZES,
@@ -65,10 +74,14 @@ __all__ = [
     "OdeSolution",
     "RIGID_BODY_METHODS",
     "RigidBodies",
+    "RigidBodySensitivities",
+    "SENSITIVITY_INPUTS",
+    "SENSITIVITY_METHODS",
     "State",
     "VECTOR_SIZES",
     "from_angular_velocity",
     "integrate_angular_velocity",
     "rigid_body_ensemble",
+    "rigid_body_sensitivities",
     "solve_ivp",
 ]

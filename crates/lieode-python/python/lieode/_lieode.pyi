@@ -9,6 +9,8 @@ FORMULATIONS: List[str]
 METHODS: List[str]
 ENSEMBLE_ADAPTIVE_METHODS: List[str]
 ENSEMBLE_FIXED_STEP_METHODS: List[str]
+SENSITIVITY_METHODS: List[str]
+SENSITIVITY_INPUTS: List[str]
 
 class LieodeError(Exception):
     parameter: Optional[str]

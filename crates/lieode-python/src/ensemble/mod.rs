@@ -8,6 +8,7 @@
 
 mod member;
 mod parallel;
+mod sensitivity;
 mod torque;
 
 use lieode::adaptive::Tolerances;
@@ -22,6 +23,9 @@ use parallel::{Stopped, run_polled};
 use torque::FieldTorque;
 
 pub use member::ADAPTIVE as ADAPTIVE_METHODS;
+pub use sensitivity::{
+    INPUTS as SENSITIVITY_INPUTS, METHODS as SENSITIVITY_METHODS, rigid_body_sensitivities,
+};
 
 /// The rotors `(M, T, 4)`, angular velocities `(M, T, 3)` and torque-evaluation counts `(M,)`
 /// of an ensemble.
