@@ -91,6 +91,7 @@ PY_EXAMPLES=(
     "solve_ivp_benchmark.py --repeats 1 --tolerances 1e-6 1e-8"
     "benchmark.py --quick --repeats 1"
     "sensitivity_timing.py --repeats 1"
+    "rigid_body_sensitivity_timing.py --repeats 1 --steps 200"
 )
 for script in crates/lieode-python/examples/*.py; do
     name=$(basename "$script")

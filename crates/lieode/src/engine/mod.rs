@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | [`ExplicitRk`] | `SVector<T, N>` | [`VectorOde`] | `explicit_rk.rs` |
 //! | [`ImplicitRk`] | `SVector<T, N>` | [`VectorOde`] | `implicit.rs` |
+//! | [`Extrapolation`] (ODEX's step in a given column) | `SVector<T, N>` | [`VectorOde`] | `extrapolation.rs` |
 //! | [`MuntheKaas`] | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `munthe_kaas.rs` |
 //! | [`ImplicitMuntheKaas`] | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `implicit.rs` |
 //! | [`CommutatorFree`] (and Crouch–Grossman) | any [`LieGroup`](crate::lie::LieGroup) | [`LieOde`] | `commutator_free.rs` |
@@ -19,6 +20,7 @@ mod coefficients;
 mod commutator_free;
 mod composition;
 mod explicit_rk;
+mod extrapolation;
 mod fixed;
 mod implicit;
 mod munthe_kaas;
@@ -36,6 +38,7 @@ pub use composition::{
     StepState, SymmetricComposition,
 };
 pub use explicit_rk::ExplicitRk;
+pub use extrapolation::Extrapolation;
 pub use fixed::Fixed;
 pub(crate) use fixed::replace_state;
 pub use implicit::{ImplicitMuntheKaas, ImplicitRk};

@@ -1,6 +1,8 @@
 //! [`replay`]: an engine stepped along a given time grid (an adaptive run's accepted steps).
 
-use crate::engine::{Stats, Step};
+use nalgebra::SVector;
+
+use crate::engine::{Extrapolation, Stats, Step, VectorOde};
 use crate::error::{Error, Result};
 use crate::lie::Real;
 
@@ -28,6 +30,74 @@ where
     E: Step<P>,
     E::Scalar: Real,
 {
+    replay_with(engine, problem, y0, times, |_, _| Ok(()))
+}
+
+/// An ODEX run's accepted steps replayed: step `i` from `times[i]` to `times[i+1]` by the
+/// extrapolated midpoint rule in the column `columns[i]` in which ODEX accepted it
+/// ([`crate::adaptive::Odex::accepted_column`] after each step), with ODEX's step-number
+/// sequence. The real parts are the ODEX run's states to rounding, and over dual numbers the
+/// derivative parts are the derivative of that computed solution with the step sizes **and
+/// the columns** frozen (the column choice, like the step size, is the error control's).
+///
+/// # Errors
+/// As [`replay`]; [`Error::InvalidParameter`] naming `columns` unless there is one column per
+/// step, each from 1 to [`MAX_COLUMNS`](crate::adaptive::odex::MAX_COLUMNS).
+///
+/// # Examples
+/// ```
+/// use lieode::adaptive::odex::StepSequence;
+/// use lieode::engine::Extrapolation;
+/// use lieode::sensitivity::{Dual, Seeds, replay_extrapolation, vector_jacobian};
+/// use nalgebra::Vector1;
+///
+/// // y' = −k y on a grid of two steps, accepted in columns 5 and 6.
+/// let mut seeds = Seeds::<1>::new();
+/// let k = seeds.parameter("k", 0.7)?;
+/// let mut decay = |_t: Dual<1>, y: &Vector1<Dual<1>>| -y * k;
+/// let mut gbs = Extrapolation::<Dual<1>, 1>::new(StepSequence::TwoJ, 1)?;
+/// let (states, _) =
+///     replay_extrapolation(&mut gbs, &mut decay, &Vector1::new(Dual::from_re(2.0)), &[0.0, 0.4, 1.0], &[5, 6])?;
+/// // x(1) = 2 e^{−k}, ∂x/∂k = −2 e^{−k}.
+/// assert!((vector_jacobian(&states[2])[(0, 0)] + 2.0 * (-0.7f64).exp()).abs() < 1e-9);
+/// # Ok::<(), lieode::Error>(())
+/// ```
+pub fn replay_extrapolation<T, const N: usize, P>(
+    engine: &mut Extrapolation<T, N>,
+    problem: &mut P,
+    y0: &SVector<T, N>,
+    times: &[f64],
+    columns: &[usize],
+) -> Result<(Vec<SVector<T, N>>, Stats)>
+where
+    T: Real,
+    P: VectorOde<T, N> + ?Sized,
+{
+    if columns.len() + 1 != times.len() {
+        return Err(Error::InvalidParameter {
+            name: "columns",
+            value: format!("{} column(s) for {} time(s)", columns.len(), times.len()),
+            expected: "one column per step: one fewer than the times".to_string(),
+        });
+    }
+    replay_with(engine, problem, y0, times, |engine, i| {
+        engine.set_columns(columns[i])
+    })
+}
+
+/// [`replay`] with `prepare(engine, i)` before step `i`.
+fn replay_with<P, E>(
+    engine: &mut E,
+    problem: &mut P,
+    y0: &E::State,
+    times: &[f64],
+    mut prepare: impl FnMut(&mut E, usize) -> Result<()>,
+) -> Result<(Vec<E::State>, Stats)>
+where
+    P: ?Sized,
+    E: Step<P>,
+    E::Scalar: Real,
+{
     let forward = times.len() >= 2 && times[1] > times[0];
     let monotonic = times
         .windows(2)
@@ -43,7 +113,8 @@ where
     let mut states = Vec::with_capacity(times.len());
     states.push(y0.clone());
     let mut y = y0.clone();
-    for w in times.windows(2) {
+    for (i, w) in times.windows(2).enumerate() {
+        prepare(engine, i)?;
         let t: E::Scalar = nalgebra::convert(w[0]);
         let h: E::Scalar = nalgebra::convert(w[1] - w[0]);
         y = engine.step(problem, t, &y, h, &mut stats)?.state;
