@@ -66,7 +66,7 @@ mod seeds;
 pub use jacobian::{
     group_jacobian, real_part, rotational_jacobian, rotor_jacobian, vector_jacobian,
 };
-pub use replay::{replay, replay_extrapolation};
+pub use replay::{replay, replay_extrapolation, replay_lifted_extrapolation};
 pub use seeds::Seeds;
 
 #[cfg(doc)]

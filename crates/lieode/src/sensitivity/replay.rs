@@ -1,10 +1,12 @@
 //! [`replay`]: an engine stepped along a given time grid (an adaptive run's accepted steps).
 
-use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, OVector, SVector, allocator::Allocator};
 
-use crate::engine::{Extrapolation, Stats, Step, VectorOde};
+use crate::engine::{Extrapolation, LieOde, Stats, Step, VectorOde};
 use crate::error::{Error, Result};
 use crate::lie::Real;
+use crate::lie::coordinates::{Chart, ExponentialMap};
+use crate::lie::{AlgebraDim, LieAlgebra, LieGroup, Side, Truncation, real};
 
 /// The states of `engine` stepped from `y0` along the time grid `times` (`times[0]` is the
 /// initial time; step `i` goes from `times[i]` to `times[i+1]`), with the problem `problem`:
@@ -85,6 +87,111 @@ where
     })
 }
 
+/// A lifted ODEX run's accepted steps replayed ([`crate::adaptive::LieStepper`] with
+/// [`crate::adaptive::Odex`], the exponential chart and the exact `dexp⁻¹`, as
+/// `LieStepper::new` builds it): step `i` writes `y = exp(θ)·y_i` (or `y_i·exp(θ)`, the
+/// problem's side), integrates `θ' = dexp⁻¹_{±θ}(ξ(t, y))` from `θ = 0` by the extrapolated
+/// midpoint rule in the column `columns[i]` over `[times[i], times[i+1]]`, and takes
+/// `y_{i+1} = exp(θ)·y_i` — the lifted step's computation, so the real parts are the run's
+/// states to rounding and the derivative parts the derivative of that computed solution with the
+/// steps and columns frozen. `N` is the algebra's dimension.
+///
+/// # Errors
+/// As [`replay_extrapolation`]; [`Error::InvalidParameter`] naming `N` when it is not the
+/// algebra's dimension; [`Error::NonFiniteState`] for a non-finite generator or state.
+pub fn replay_lifted_extrapolation<G, P, const N: usize>(
+    engine: &mut Extrapolation<G::Scalar, N>,
+    problem: &mut P,
+    y0: &G,
+    times: &[f64],
+    columns: &[usize],
+) -> Result<(Vec<G>, Stats)>
+where
+    G: LieGroup,
+    P: LieOde<G> + ?Sized,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    if <G::Algebra as LieAlgebra>::dim() != N {
+        return Err(Error::InvalidParameter {
+            name: "N",
+            value: N.to_string(),
+            expected: format!(
+                "the algebra's dimension, {}",
+                <G::Algebra as LieAlgebra>::dim()
+            ),
+        });
+    }
+    if columns.len() + 1 != times.len() {
+        return Err(Error::InvalidParameter {
+            name: "columns",
+            value: format!("{} column(s) for {} time(s)", columns.len(), times.len()),
+            expected: "one column per step: one fewer than the times".to_string(),
+        });
+    }
+    check_times(times)?;
+    let side = problem.side();
+    let mut stats = Stats::default();
+    let mut states = Vec::with_capacity(times.len());
+    states.push(*y0);
+    let mut y = *y0;
+    for (w, &column) in times.windows(2).zip(columns) {
+        engine.set_columns(column)?;
+        let t: G::Scalar = nalgebra::convert(w[0]);
+        let h: G::Scalar = nalgebra::convert(w[1] - w[0]);
+        let mut local = LocalField {
+            problem: &mut *problem,
+            side,
+            base: &y,
+        };
+        let theta = engine
+            .step(
+                &mut local,
+                t,
+                &SVector::from([real::<G::Scalar>(0.0); N]),
+                h,
+                &mut stats,
+            )?
+            .state;
+        let theta = G::Algebra::from_coords(&OVector::from_column_slice(theta.as_slice()));
+        y = ExponentialMap::update(side, &y, &theta);
+        if !y.is_finite() {
+            return Err(Error::NonFiniteState {
+                what: "state",
+                t: w[1],
+            });
+        }
+        states.push(y);
+    }
+    Ok((states, stats))
+}
+
+/// The lifted ODE of a step in the algebra's coordinates, `θ' = dexp⁻¹_{±θ}(ξ(t, exp(θ)·y_n))`
+/// (exact `dexp⁻¹`), as a vector ODE.
+struct LocalField<'a, P: ?Sized, G> {
+    problem: &'a mut P,
+    side: Side,
+    base: &'a G,
+}
+
+impl<G, P, const N: usize> VectorOde<G::Scalar, N> for LocalField<'_, P, G>
+where
+    G: LieGroup,
+    P: LieOde<G> + ?Sized,
+    DefaultAllocator: Allocator<AlgebraDim<G>>,
+{
+    fn rhs(&mut self, t: G::Scalar, theta: &SVector<G::Scalar, N>) -> SVector<G::Scalar, N> {
+        let theta = G::Algebra::from_coords(&OVector::from_column_slice(theta.as_slice()));
+        let y = <ExponentialMap as Chart<G>>::update(self.side, self.base, &theta);
+        let xi = self.problem.generator(t, &y);
+        let field =
+            <ExponentialMap as Chart<G>>::local_field(self.side, &theta, &xi, Truncation::Exact);
+        // (From an array: the allocator bound of the algebra would hide `SVector`'s own.)
+        let mut out = [real::<G::Scalar>(0.0); N];
+        out.copy_from_slice(field.to_coords().as_slice());
+        SVector::from(out)
+    }
+}
+
 /// [`replay`] with `prepare(engine, i)` before step `i`.
 fn replay_with<P, E>(
     engine: &mut E,
@@ -98,17 +205,7 @@ where
     E: Step<P>,
     E::Scalar: Real,
 {
-    let forward = times.len() >= 2 && times[1] > times[0];
-    let monotonic = times
-        .windows(2)
-        .all(|w| w[0].is_finite() && w[1].is_finite() && (w[1] > w[0]) == forward && w[1] != w[0]);
-    if times.len() < 2 || !monotonic {
-        return Err(Error::InvalidParameter {
-            name: "times",
-            value: format!("{} time(s)", times.len()),
-            expected: "at least two finite times, strictly monotonic".to_string(),
-        });
-    }
+    check_times(times)?;
     let mut stats = Stats::default();
     let mut states = Vec::with_capacity(times.len());
     states.push(y0.clone());
@@ -121,4 +218,20 @@ where
         states.push(y.clone());
     }
     Ok((states, stats))
+}
+
+/// The checks of a replay's time grid.
+fn check_times(times: &[f64]) -> Result<()> {
+    let forward = times.len() >= 2 && times[1] > times[0];
+    let monotonic = times
+        .windows(2)
+        .all(|w| w[0].is_finite() && w[1].is_finite() && (w[1] > w[0]) == forward && w[1] != w[0]);
+    if times.len() < 2 || !monotonic {
+        return Err(Error::InvalidParameter {
+            name: "times",
+            value: format!("{} time(s)", times.len()),
+            expected: "at least two finite times, strictly monotonic".to_string(),
+        });
+    }
+    Ok(())
 }
