@@ -794,3 +794,87 @@ fn lifted_odex_replayed_in_its_steps_and_columns() {
         assert!(mismatch < 2e-9, "tol {tol:e}: FD mismatch {mismatch:.2e}");
     }
 }
+
+#[test]
+fn the_sensitivity_inputs_and_replays_refuse_what_does_not_fit() {
+    use lieode::adaptive::odex::StepSequence;
+    use lieode::body::Body;
+    use lieode::rotation::RigidBody;
+    use nalgebra::Quaternion;
+    let named = |err: lieode::Error, name: &str| {
+        let text = err.to_string();
+        assert!(text.contains(name), "{name}: {text}");
+    };
+    // a rotor seed: non-finite, and past P
+    let mut seeds = Seeds::<4>::new();
+    named(
+        seeds
+            .rotor("q", &Quaternion::new(f64::NAN, 0.0, 0.0, 0.0), Side::Right)
+            .unwrap_err(),
+        "q",
+    );
+    seeds
+        .rotor("q", &Quaternion::identity(), Side::Right)
+        .unwrap();
+    named(
+        seeds
+            .rotor("p", &Quaternion::identity(), Side::Left)
+            .unwrap_err(),
+        "seeds",
+    );
+    // dual moments and masses are checked by their real parts
+    let d = |x: f64| Dual::<4>::from_re(x);
+    named(
+        RigidBody::from_scalar_moments(Vector3::new(d(1.0), d(-2.0), d(2.5))).unwrap_err(),
+        "inertia",
+    );
+    named(
+        RigidBody::from_scalar_moments(Vector3::new(d(1.0), d(1.0), d(5.0))).unwrap_err(),
+        "inertia",
+    );
+    let rigid = RigidBody::from_scalar_moments(Vector3::new(d(1.0), d(2.0), d(2.5))).unwrap();
+    named(Body::from_scalars(d(0.0), rigid).unwrap_err(), "mass");
+    named(
+        Body::from_scalars(d(f64::INFINITY), rigid).unwrap_err(),
+        "mass",
+    );
+    // the extrapolation replays: a column out of range, a column per step, the algebra's size
+    named(
+        Extrapolation::<f64, 2>::new(StepSequence::TwoJ, 0).unwrap_err(),
+        "columns",
+    );
+    named(
+        Extrapolation::<f64, 2>::new(StepSequence::TwoJ, 16).unwrap_err(),
+        "columns",
+    );
+    let mut gbs = Extrapolation::<f64, 2>::new(StepSequence::TwoJ, 3).unwrap();
+    let mut damped = Damped { k: K, w: W };
+    named(
+        replay_extrapolation(
+            &mut gbs,
+            &mut damped,
+            &Vector2::from(X0),
+            &[0.0, 0.5, 1.0],
+            &[3],
+        )
+        .unwrap_err(),
+        "columns",
+    );
+    named(
+        replay_extrapolation(&mut gbs, &mut damped, &Vector2::from(X0), &[0.0, 1.0], &[0])
+            .unwrap_err(),
+        "columns",
+    );
+    let mut wrong_size = Extrapolation::<f64, 5>::new(StepSequence::TwoJ, 3).unwrap();
+    named(
+        replay_lifted_extrapolation(
+            &mut wrong_size,
+            &mut FreeRigidBody::new(Vector3::from(INERTIA)),
+            &body_state(Vector3::new(0.1, 0.2, 0.3)),
+            &[0.0, 1.0],
+            &[3],
+        )
+        .unwrap_err(),
+        "N",
+    );
+}
