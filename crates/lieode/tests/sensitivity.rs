@@ -23,7 +23,7 @@ use lieode::sensitivity::{
     Dual, Seeds, group_jacobian, real_part, replay, replay_extrapolation,
     replay_lifted_extrapolation, vector_jacobian,
 };
-use lieode::stepper::{Span, Stepper, StepperInfo};
+use lieode::stepper::{Span, Stepper};
 use lieode::tableau::registry::{CF4, CG4A, DOP853, GAUSS4, RK4};
 use nalgebra::{Matrix2, SMatrix, SVector, Vector2, Vector3};
 
@@ -461,17 +461,28 @@ fn lv_odex(x0: [f64; 2], p: [f64; 4], tol: f64) -> (Vec<f64>, Vec<usize>, Vector
     stepper
         .start(&mut rhs, &Span::new(0.0, T_LV).unwrap(), &Vector2::from(x0))
         .unwrap();
-    let (mut times, mut columns) = (vec![0.0], Vec::new());
-    loop {
-        let report = stepper.step(&mut rhs).unwrap();
-        times.push(stepper.time());
-        columns.push(stepper.method().accepted_column());
-        if report.finished {
-            break;
-        }
-    }
+    let (times, columns) =
+        steps_and_columns(&mut stepper, &mut rhs, |s| s.method().accepted_column());
     let last = stepper.state(&mut rhs).unwrap();
     (times, columns, last)
+}
+
+/// A started ODEX stepper run to its end: the accepted times (from the start) and the column
+/// each step was accepted in (`column` reads it from the stepper).
+fn steps_and_columns<P: ?Sized, S: Stepper<P>>(
+    stepper: &mut S,
+    problem: &mut P,
+    column: impl Fn(&S) -> usize,
+) -> (Vec<f64>, Vec<usize>) {
+    let (mut times, mut columns) = (vec![stepper.time()], Vec::new());
+    loop {
+        let report = stepper.step(problem).unwrap();
+        times.push(stepper.time());
+        columns.push(column(stepper));
+        if report.finished {
+            return (times, columns);
+        }
+    }
 }
 
 #[test]
@@ -737,15 +748,8 @@ fn lifted_odex_replayed_in_its_steps_and_columns() {
         lifted
             .start(&mut body, &Span::new(0.0, T_BODY).unwrap(), &y0)
             .unwrap();
-        let (mut times, mut columns) = (vec![0.0], Vec::new());
-        loop {
-            let report = lifted.step(&mut body).unwrap();
-            times.push(lifted.time());
-            columns.push(lifted.method().accepted_column());
-            if report.finished {
-                break;
-            }
-        }
+        let (times, columns) =
+            steps_and_columns(&mut lifted, &mut body, |s| s.method().accepted_column());
         let primal = lifted.state(&mut body).unwrap();
         let run = |y0: &RigidBodyState, inertia: Vector3<f64>| {
             let mut gbs = Extrapolation::<f64, 6>::new(sequence, 1).unwrap();

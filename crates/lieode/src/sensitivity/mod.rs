@@ -18,12 +18,27 @@
 //! block of the Jacobian for the initial state is the linearised flow in those coordinates:
 //! the identity at `t₀`.
 //!
+//! **Rigid bodies.** The rotational catalogue (`SingleBody<K, Dual<P>>`), Krysl's family
+//! (`MomentumIntegrator<Dual<P>>`) and the many-body methods (`CatalogueSystem<K, Dual<P>>`,
+//! `PcdmSystem`, `ImprovedPcdmSystem`, `Rk4System` over dual numbers) step dual numbers
+//! themselves, driven by [`crate::integrate::integrate`]: a body's moments and mass become
+//! parameters through [`crate::body::RigidBody::from_scalar_moments`] and
+//! [`crate::body::Body::from_scalars`], a raw rotor is seeded by [`Seeds::rotor`] and read by
+//! [`rotor_jacobian`] (the rotation vector of a small turn, body or lab frame), a rotational
+//! state by [`rotational_jacobian`].
+//!
 //! **Step sizes.** Fixed-step engines differentiate their steps exactly. For an adaptive run the
 //! derivative of the computed solution is that of the primal run's *step-size sequence frozen*
-//! ([`replay`]): the sequence is a piecewise-constant function of the inputs, so this is the
-//! exact derivative of the computed map wherever the sequence does not change — which is also
-//! what central differences of the replayed run converge to, whereas central differences of the
-//! adaptive run itself also see the controller's choices change (tested).
+//! ([`replay`]; for ODEX the accepted columns are frozen too, [`replay_extrapolation`] and, lifted
+//! to a group, [`replay_lifted_extrapolation`]): the sequence is a piecewise-constant function
+//! of the inputs, so this is the exact derivative of the computed map wherever the sequence does
+//! not change — which is also what central differences of the replayed run converge to, whereas
+//! central differences of the adaptive run itself also see the controller's choices change
+//! (tested).
+//!
+//! **Implicit solves** iterate on the dual numbers: fixed-point stages as they are, Newton
+//! stages with the iteration matrix of the real parts (the problem evaluates over `Dual64` too,
+//! for example by storing its parameters as a scalar that [`crate::lie::Lift`]s).
 //!
 //! # Examples
 //! `x' = −k x`: the derivatives of `x(1)` with respect to `x₀` and `k` by RK4 on dual numbers.
