@@ -27,14 +27,16 @@ def _invalid(parameter, message):
     return error
 
 
-def _vector(name, value, count):
+def _vector(name, value, count, finite=True):
+    """``value`` as ``count`` floats; with ``finite=False`` non-finite entries are left to the
+    run's own checks (an invalid moment, a non-finite start: their typed errors)."""
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as e:
         raise _invalid(name, f"expected {count} real numbers ({e})") from None
     if array.shape != (count,):
         raise _invalid(name, f"of shape {array.shape}: expected ({count},)")
-    if not np.all(np.isfinite(array)):
+    if finite and not np.all(np.isfinite(array)):
         raise _invalid(name, f"{array.tolist()}: expected finite components")
     return [float(v) for v in array]
 
@@ -166,26 +168,16 @@ def rigid_body_sensitivities(
     names = list(with_respect_to)
     if not all(isinstance(name, str) for name in names):
         raise _invalid("with_respect_to", f"{with_respect_to!r}: expected names (str)")
-    try:
-        inertia = np.asarray(inertia, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise _invalid("inertia", f"expected three real numbers ({e})") from None
-    if inertia.shape != (3,):
-        raise _invalid("inertia", f"of shape {inertia.shape}: expected (3,)")
+    inertia = _vector("inertia", inertia, 3, finite=False)
     rotor = _vector("R0", R0, 4)
     if not scalar_first:
         rotor = rotor[3:] + rotor[:3]
-    try:
-        omega0 = np.asarray(omega0, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise _invalid("omega0", f"expected three real numbers ({e})") from None
-    if omega0.shape != (3,):
-        raise _invalid("omega0", f"of shape {omega0.shape}: expected (3,)")
+    omega0 = _vector("omega0", omega0, 3, finite=False)
     damping = _real("torque.damping", torque.damping)
     if not (np.isfinite(damping) and damping >= 0.0):
         raise _invalid("torque.damping", f"{damping}: expected a finite non-negative coefficient")
     t, R, W, J, columns, nfev = _lieode.rigid_body_sensitivities(
-        [float(v) for v in inertia], rotor, [float(v) for v in omega0], _real("dt", dt),
+        inertia, rotor, omega0, _real("dt", dt),
         _integer("n_steps", n_steps, 1),
         _vector("torque.offset", torque.offset, 3),
         _vector("torque.lab_force", torque.lab_force, 3),

@@ -47,6 +47,19 @@ pub const METHODS: [&str; 13] = [
     "spiral_magnus",
 ];
 
+/// The package's `InvalidParameterError` naming the parameter `name` (through the library's
+/// error, as every refusal of the package reads).
+fn refused(py: Python<'_>, name: &'static str, value: String, expected: &str) -> PyErr {
+    to_py(
+        py,
+        lieode::Error::InvalidParameter {
+            name,
+            value,
+            expected: expected.into(),
+        },
+    )
+}
+
 /// The groups of directions, with their sizes.
 pub const INPUTS: [(&str, usize); 7] = [
     ("R0", 3),
@@ -136,13 +149,11 @@ pub fn rigid_body_sensitivities<'py>(
     let q = Quaternion::new(rotor[0], rotor[1], rotor[2], rotor[3]);
     let norm = q.norm();
     if !(norm.is_finite() && norm > 0.0) {
-        return Err(to_py(
+        return Err(refused(
             py,
-            lieode::Error::InvalidParameter {
-                name: "R0",
-                value: format!("{rotor:?}"),
-                expected: "a finite non-zero rotor".into(),
-            },
+            "R0",
+            format!("{rotor:?}"),
+            "a finite non-zero rotor",
         ));
     }
     if omega.iter().any(|w| !w.is_finite()) {
@@ -155,47 +166,20 @@ pub fn rigid_body_sensitivities<'py>(
         ));
     }
     if !(dt.is_finite() && dt > 0.0) {
-        return Err(to_py(
-            py,
-            lieode::Error::InvalidParameter {
-                name: "dt",
-                value: format!("{dt}"),
-                expected: "a finite positive step".into(),
-            },
-        ));
+        return Err(refused(py, "dt", format!("{dt}"), "a finite positive step"));
     }
     if n_steps == 0 {
-        return Err(to_py(
-            py,
-            lieode::Error::InvalidParameter {
-                name: "n_steps",
-                value: "0".into(),
-                expected: "at least one step".into(),
-            },
-        ));
+        return Err(refused(py, "n_steps", "0".into(), "at least one step"));
     }
     if every == 0 {
-        return Err(to_py(
-            py,
-            lieode::Error::InvalidParameter {
-                name: "every",
-                value: "0".into(),
-                expected: "a positive step count".into(),
-            },
-        ));
+        return Err(refused(py, "every", "0".into(), "a positive step count"));
     }
     if !METHODS.contains(&method) {
-        return Err(to_py(
-            py,
-            lieode::Error::InvalidParameter {
-                name: "method",
-                value: format!("{method:?}"),
-                expected: format!(
-                    "one of {METHODS:?} (the catalogue's methods defined once; the Lie-group \
-                     engines do not run on dual numbers here)"
-                ),
-            },
-        ));
+        let expected = format!(
+            "one of {METHODS:?} (the catalogue's methods defined once; the Lie-group engines do \
+             not run on dual numbers here)"
+        );
+        return Err(refused(py, "method", format!("{method:?}"), &expected));
     }
     let mut directions = Vec::with_capacity(with_respect_to.len());
     for name in &with_respect_to {
